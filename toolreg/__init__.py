@@ -1,0 +1,32 @@
+"""toolreg: a typed tool registry and a strict, pure JSON Schema validator for agent tool calls."""
+
+from ._errors import (
+    DuplicateToolError,
+    InvalidToolError,
+    InvalidToolNameError,
+    Ok,
+    SchemaError,
+    ToolregError,
+    UnknownToolError,
+    ValidationError,
+)
+from ._registry import ToolRecord, ToolRegistry
+from ._schema import check_schema
+from ._validator import Validator, compile, validate
+
+__all__ = [
+    "ToolRegistry",
+    "ToolRecord",
+    "Ok",
+    "ValidationError",
+    "Validator",
+    "validate",
+    "compile",
+    "check_schema",
+    "ToolregError",
+    "SchemaError",
+    "DuplicateToolError",
+    "InvalidToolNameError",
+    "InvalidToolError",
+    "UnknownToolError",
+]

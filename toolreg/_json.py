@@ -1,0 +1,117 @@
+"""The JSON data model: which Python values are JSON, their JSON type names, and JSON equality."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Union
+
+__all__ = ["JSON", "json_type", "is_integer", "is_number", "json_equal", "find_non_json"]
+
+JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+
+
+def is_number(value: object) -> bool:
+    """A JSON number: an int that is not a bool, or a finite float."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def is_integer(value: object) -> bool:
+    """A JSON integer: a number with no fractional part, so ``1.0`` counts."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and value.is_integer()
+
+
+def json_type(value: object) -> str | None:
+    """The JSON type name of one value (not its contents), or None for a non-JSON value.
+
+    Integral numbers are reported as ``"integer"``: it is the most precise name,
+    and every integer is also a ``"number"``.
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return None
+
+
+def json_equal(left: Any, right: Any) -> bool:
+    """Equality as JSON sees it: ``1 == 1.0`` but ``1 != True``, deep for containers."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if is_number(left) or is_number(right):
+        return is_number(left) and is_number(right) and left == right
+    if isinstance(left, list):
+        return (
+            isinstance(right, list)
+            and len(left) == len(right)
+            and all(json_equal(a, b) for a, b in zip(left, right))
+        )
+    if isinstance(left, dict):
+        return (
+            isinstance(right, dict)
+            and left.keys() == right.keys()
+            and all(json_equal(value, right[key]) for key, value in left.items())
+        )
+    if isinstance(left, str):
+        return isinstance(right, str) and left == right
+    return left is None and right is None
+
+
+def find_non_json(value: object) -> list[tuple[tuple[str | int, ...], str]]:
+    """Every place in ``value`` that is not JSON, as ``(path, reason)``, in document order.
+
+    The walk keeps its own stack, so depth costs memory rather than Python frames, and
+    a container met again on its own path is reported as a cycle instead of looping.
+    """
+    problems: list[tuple[tuple[str | int, ...], str]] = []
+    open_containers: set[int] = set()
+    # Each entry is (path, value) to look at, or (path, None-marker) to close a container.
+    stack: list[tuple[tuple[str | int, ...], object, bool]] = [((), value, False)]
+    while stack:
+        path, item, closing = stack.pop()
+        if closing:
+            open_containers.discard(id(item))
+            continue
+        if isinstance(item, (list, dict)):
+            if id(item) in open_containers:
+                problems.append((path, "a container that contains itself"))
+                continue
+            open_containers.add(id(item))
+            stack.append((path, item, True))
+            if isinstance(item, list):
+                children: list[tuple[tuple[str | int, ...], object, bool]] = [
+                    (path + (index,), child, False) for index, child in enumerate(item)
+                ]
+            else:
+                children = []
+                for key, child in item.items():
+                    if not isinstance(key, str):
+                        problems.append((path, f"an object key of Python type {type(key).__name__}"))
+                        continue
+                    children.append((path + (key,), child, False))
+            stack.extend(reversed(children))
+        elif json_type(item) is None:
+            if isinstance(item, float):
+                problems.append((path, f"{item} is not a JSON number"))
+            else:
+                problems.append((path, f"a value of Python type {type(item).__name__}"))
+    return problems

@@ -1,0 +1,33 @@
+"""RFC 6901 JSON Pointers: building them from path tokens and reading them back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["Token", "to_pointer", "escape", "unescape", "split"]
+
+Token = str | int
+
+
+def escape(token: Token) -> str:
+    """One reference token, with ``~`` and ``/`` escaped (``~`` first, as RFC 6901 requires)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    """The inverse of :func:`escape` (``~1`` first, so ``~01`` reads back as ``~1``)."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def to_pointer(tokens: Iterable[Token]) -> str:
+    """``("user", "email")`` becomes ``/user/email``; no tokens is the root, ``""``."""
+    return "".join("/" + escape(token) for token in tokens)
+
+
+def split(pointer: str) -> list[str]:
+    """The unescaped tokens of a pointer; raises ValueError unless it is ``""`` or starts with ``/``."""
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise ValueError(f"a JSON Pointer starts with '/': {pointer!r}")
+    return [unescape(token) for token in pointer[1:].split("/")]

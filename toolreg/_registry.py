@@ -1,0 +1,151 @@
+"""The tool registry: names, checked and snapshotted schemas, handlers, and validation by name."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._errors import (
+    DuplicateToolError,
+    InvalidToolError,
+    InvalidToolNameError,
+    Ok,
+    SchemaError,
+    UnknownToolError,
+    ValidationError,
+)
+from ._validator import Validator
+
+__all__ = ["ToolRecord", "ToolRegistry", "check_tool_name"]
+
+_SEGMENT = re.compile(r"[a-z0-9_]+", re.ASCII)
+_OK = Ok()
+
+
+def check_tool_name(name: object) -> str:
+    """Return ``name`` if it is lowercase segments joined by dots, else say what is wrong."""
+    if not isinstance(name, str):
+        raise InvalidToolNameError(f"a tool name must be a string, not {type(name).__name__}")
+    if not name:
+        raise InvalidToolNameError("a tool name must not be empty")
+    for index, segment in enumerate(name.split(".")):
+        if not segment:
+            raise InvalidToolNameError(
+                f"tool name {name!r} has an empty segment (segment {index}): "
+                "dots must join non-empty segments, with none leading or trailing"
+            )
+        if not _SEGMENT.fullmatch(segment):
+            bad = next(char for char in segment if not _SEGMENT.fullmatch(char))
+            raise InvalidToolNameError(
+                f"tool name {name!r} contains {bad!r}: segments are lowercase ASCII letters, "
+                "digits and underscores, joined by dots (e.g. 'fs.read_file')"
+            )
+    return name
+
+
+@dataclass(frozen=True)
+class ToolRecord:
+    """A registered tool; the schema is the registry's own snapshot, taken at registration."""
+
+    name: str
+    description: str
+    schema: Any
+    handler: Callable[..., Any]
+    idempotent: bool = False
+    timeout_ms: int | None = None
+    validator: Validator = field(repr=False, compare=False, kw_only=True)
+
+
+class ToolRegistry:
+    """Tools by name, in registration order; each schema is checked and compiled once."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, ToolRecord] = {}
+        # Writers take the lock; readers see a whole dict swapped in at once, so never a torn one.
+        self._write_lock = threading.Lock()
+
+    def register(
+        self,
+        name: str,
+        schema: Any,
+        handler: Callable[..., Any],
+        *,
+        description: str = "",
+        idempotent: bool = False,
+        timeout_ms: int | None = None,
+        override: bool = False,
+    ) -> ToolRecord:
+        """Add a tool; raises before changing anything if any argument is refused."""
+        check_tool_name(name)
+        if not callable(handler):
+            raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
+        if not isinstance(description, str) or "\n" in description or "\r" in description:
+            raise InvalidToolError(f"description of {name!r} must be a string of one line")
+        if not isinstance(idempotent, bool):
+            raise InvalidToolError(f"idempotent of {name!r} must be a bool")
+        if timeout_ms is not None and (
+            isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms <= 0
+        ):
+            raise InvalidToolError(f"timeout_ms of {name!r} must be a positive int or None")
+        if not isinstance(override, bool):
+            raise InvalidToolError("override must be a bool")
+        validator = Validator(schema)
+        _require_object_type(validator.schema)
+        record = ToolRecord(
+            name,
+            description,
+            validator.schema,
+            handler,
+            idempotent,
+            timeout_ms,
+            validator=validator,
+        )
+        with self._write_lock:
+            if name in self._records and not override:
+                raise DuplicateToolError(name)
+            records = dict(self._records)
+            records[name] = record  # an existing key keeps its place
+            self._records = records
+        return record
+
+    def get(self, name: str) -> ToolRecord:
+        """The record of ``name``; raises UnknownToolError."""
+        try:
+            return self._records[name]
+        except (KeyError, TypeError):
+            raise UnknownToolError(name) from None
+
+    def validate(self, name: str, args: Any) -> Ok | list[ValidationError]:
+        """``Ok`` when ``args`` fits the tool's schema, else every error; never calls the handler."""
+        errors = self.get(name).validator.validate(args)
+        return errors if errors else _OK
+
+    def names(self) -> list[str]:
+        """Tool names in registration order."""
+        return list(self._records)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._records
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __repr__(self) -> str:
+        return f"ToolRegistry({len(self)} tools)"
+
+
+def _require_object_type(schema: Any) -> None:
+    if schema is False:
+        raise SchemaError("a tool's schema must accept an argument object; 'false' accepts nothing")
+    if isinstance(schema, dict) and "type" in schema:
+        declared = schema["type"]
+        names = declared if isinstance(declared, list) else [declared]
+        if "object" not in names:
+            raise SchemaError(
+                "a tool's schema describes its argument object, so its 'type' must include \"object\"",
+                schema_path="/type",
+                keyword="type",
+            )

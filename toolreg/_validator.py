@@ -1,0 +1,51 @@
+"""Validation: a compiled schema applied to an instance, returning every error in a fixed order."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from ._errors import ValidationError
+from ._json import find_non_json
+from ._pointer import to_pointer
+from ._schema import compile_schema
+
+__all__ = ["Validator", "compile", "validate"]
+
+
+class Validator:
+    """A schema checked and compiled once, to validate any number of instances."""
+
+    __slots__ = ("schema", "_check")
+
+    def __init__(self, schema: Any) -> None:
+        # Our own copy, so a caller changing its dict later cannot change what we check.
+        self.schema = copy.deepcopy(schema)
+        self._check = compile_schema(self.schema)
+
+    def validate(self, instance: Any) -> list[ValidationError]:
+        """Every error, in a deterministic order; an empty list when ``instance`` is valid."""
+        problems = find_non_json(instance)
+        if problems:
+            # Schema keywords only speak of JSON values, so a non-JSON value is reported alone.
+            return [
+                ValidationError(to_pointer(path), "", "json", f"not a JSON value: {reason}")
+                for path, reason in problems
+            ]
+        errors: list[ValidationError] = []
+        self._check(instance, (), errors)
+        return errors
+
+    def is_valid(self, instance: Any) -> bool:
+        """True when :meth:`validate` would return no errors."""
+        return not self.validate(instance)
+
+
+def compile(schema: Any) -> Validator:  # noqa: A001 - the name users expect, as in re.compile
+    """Check ``schema`` (raising SchemaError) and return a reusable :class:`Validator`."""
+    return Validator(schema)
+
+
+def validate(schema: Any, instance: Any) -> list[ValidationError]:
+    """Every error of ``instance`` against ``schema``; an empty list when it is valid."""
+    return Validator(schema).validate(instance)
