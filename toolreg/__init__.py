@@ -12,7 +12,7 @@ from ._errors import (
 )
 from ._registry import ToolRecord, ToolRegistry
 from ._schema import check_schema
-from ._validator import Validator, compile, validate
+from ._validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
 
 __all__ = [
     "ToolRegistry",

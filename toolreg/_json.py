@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Union
+from typing import Any
 
 __all__ = ["JSON", "json_type", "is_integer", "is_number", "json_equal", "find_non_json"]
 
-JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
 
 
 def is_number(value: object) -> bool:
@@ -63,7 +63,7 @@ def json_equal(left: Any, right: Any) -> bool:
         return (
             isinstance(right, list)
             and len(left) == len(right)
-            and all(json_equal(a, b) for a, b in zip(left, right))
+            and all(json_equal(a, b) for a, b in zip(left, right, strict=True))
         )
     if isinstance(left, dict):
         return (

@@ -121,9 +121,7 @@ def _required(value: Any, site: Site) -> Check:
         if isinstance(instance, dict):
             for name in names:
                 if name not in instance:
-                    errors.append(
-                        site.failure(path, f"missing required property {show(name)}", missing=name)
-                    )
+                    errors.append(site.failure(path, f"missing required property {show(name)}", missing=name))
 
     return check
 
@@ -135,9 +133,7 @@ def _enum(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not any(json_equal(instance, option) for option in allowed):
-            errors.append(
-                site.failure(path, f"must be one of {show(allowed)}", allowed=allowed)
-            )
+            errors.append(site.failure(path, f"must be one of {show(allowed)}", allowed=allowed))
 
     return check
 
@@ -186,18 +182,14 @@ def _pattern(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, str) and not pattern.search(instance):
-            errors.append(
-                site.failure(path, f"must match the pattern {show(value)}", pattern=value)
-            )
+            errors.append(site.failure(path, f"must match the pattern {show(value)}", pattern=value))
 
     return check
 
 
 def _items(value: Any, site: Site) -> Check:
     if isinstance(value, list):
-        site.refuse(
-            "as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'"
-        )
+        site.refuse("as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'")
     child = site.subschema(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:

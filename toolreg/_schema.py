@@ -37,12 +37,52 @@ ANNOTATIONS: dict[str, tuple[str, Any]] = {
 
 # JSON Schema keywords (2020-12 and older drafts) that toolreg knows but does not support yet.
 KNOWN_UNSUPPORTED = frozenset(
-    """$id $anchor $dynamicRef $dynamicAnchor $recursiveRef $recursiveAnchor $vocabulary $ref $defs
-    definitions allOf anyOf oneOf not if then else dependentSchemas dependentRequired dependencies
-    prefixItems additionalItems contains minContains maxContains patternProperties
-    additionalProperties propertyNames unevaluatedItems unevaluatedProperties const multipleOf
-    minimum maximum exclusiveMinimum exclusiveMaximum minItems maxItems uniqueItems minProperties
-    maxProperties contentEncoding contentMediaType contentSchema""".split()
+    (
+        "$id",
+        "$anchor",
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+        "$vocabulary",
+        "$ref",
+        "$defs",
+        "definitions",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentSchemas",
+        "dependentRequired",
+        "dependencies",
+        "prefixItems",
+        "additionalItems",
+        "contains",
+        "minContains",
+        "maxContains",
+        "patternProperties",
+        "additionalProperties",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "const",
+        "multipleOf",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+    )
 )
 
 # Forms from other dialects, with how to say the same in 2020-12.

@@ -1,0 +1,27 @@
+# `make test` and `make conformance` each build .venv from the pinned requirements when needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test conformance lint clean
+
+$(STAMP): pyproject.toml requirements-test.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check toolreg tests conformance
+	$(BIN)/mypy --strict toolreg
+
+test: lint
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q
+
+conformance: $(STAMP)
+	$(BIN)/python -m conformance
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
