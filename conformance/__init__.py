@@ -1,0 +1,1 @@
+"""toolreg's conformance suite: the official JSON-Schema-Test-Suite, run for the supported vocabulary."""

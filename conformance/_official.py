@@ -1,0 +1,130 @@
+"""Reading the official JSON-Schema-Test-Suite and judging an implementation group by group."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import toolreg
+from toolreg._keywords import KEYWORDS
+from toolreg._schema import ANNOTATIONS
+
+__all__ = ["Group", "Outcome", "default_suite_dir", "load_groups", "keywords_used", "judge", "SUPPORTED"]
+
+SUPPORTED = frozenset(KEYWORDS) | frozenset(ANNOTATIONS)
+
+# Keywords whose value is one subschema, an array of them, or an object of them.
+_ONE_SCHEMA = frozenset(
+    (
+        "items", "additionalProperties", "additionalItems", "not", "propertyNames", "contains",
+        "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+    )
+)  # fmt: skip
+_SCHEMA_ARRAY = frozenset(["allOf", "anyOf", "oneOf", "prefixItems"])
+_SCHEMA_OBJECT = frozenset(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"])
+
+
+def default_suite_dir() -> Path:
+    """``TOOLREG_SUITE`` if set, else the shared copy beside the repository."""
+    configured = os.environ.get("TOOLREG_SUITE")
+    if configured:
+        return Path(configured)
+    repository = Path(__file__).resolve().parent.parent
+    return repository.parent / "shared" / "json-schema-test-suite" / "tests" / "draft2020-12"
+
+
+@dataclass(frozen=True)
+class Group:
+    """One schema of the suite with its test cases, named ``file :: description``."""
+
+    file: str
+    description: str
+    schema: Any
+    cases: tuple[dict[str, Any], ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.file} :: {self.description}"
+
+
+def load_groups(directory: Path) -> list[Group]:
+    """Every group of every ``.json`` file below ``directory``, in file then document order."""
+    groups = []
+    for path in sorted(directory.rglob("*.json")):
+        relative = path.relative_to(directory).as_posix()
+        for group in json.loads(path.read_text(encoding="utf-8")):
+            groups.append(Group(relative, group["description"], group["schema"], tuple(group["tests"])))
+    return groups
+
+
+def keywords_used(schema: Any) -> set[str]:
+    """Every keyword that appears in a schema position anywhere in ``schema``, found statically."""
+    found: set[str] = set()
+    for subschema in _subschemas(schema):
+        found.update(subschema)
+    return found
+
+
+def _subschemas(schema: Any) -> Iterator[dict[str, Any]]:
+    if not isinstance(schema, dict):
+        return
+    yield schema
+    for keyword, value in schema.items():
+        if keyword in _ONE_SCHEMA:
+            children = value if isinstance(value, list) else [value]
+        elif keyword in _SCHEMA_ARRAY and isinstance(value, list):
+            children = value
+        elif keyword in _SCHEMA_OBJECT and isinstance(value, dict):
+            children = list(value.values())
+        else:
+            continue
+        for child in children:
+            yield from _subschemas(child)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one group fared: supported or not, refused or not, and the cases it got wrong."""
+
+    group: Group
+    in_vocabulary: bool
+    refused: str | None
+    wrong: tuple[str, ...]
+    passed: int
+
+    @property
+    def ok(self) -> bool:
+        """In the vocabulary: accepted and every case right. Outside it: refused, never misjudged."""
+        if self.in_vocabulary:
+            return self.refused is None and not self.wrong
+        return self.refused is not None
+
+
+Verdict = Callable[[Any, Any], bool]
+
+
+def _toolreg_compile(schema: Any) -> Callable[[Any], bool]:
+    return toolreg.compile(schema).is_valid
+
+
+def judge(group: Group, compile_schema: Callable[[Any], Callable[[Any], bool]] = _toolreg_compile) -> Outcome:
+    """Compile the group's schema once and check each case's verdict."""
+    in_vocabulary = keywords_used(group.schema) <= SUPPORTED
+    try:
+        is_valid = compile_schema(group.schema)
+    except toolreg.SchemaError as error:
+        return Outcome(group, in_vocabulary, str(error), (), 0)
+    wrong = []
+    for case in group.cases:
+        try:
+            verdict = is_valid(case["data"])
+        except Exception as error:  # any crash is a wrong answer, reported with its cause
+            wrong.append(f"{case['description']} (raised {type(error).__name__}: {error})")
+            continue
+        if verdict is not case["valid"]:
+            wrong.append(case["description"])
+    return Outcome(group, in_vocabulary, None, tuple(wrong), len(group.cases) - len(wrong))

@@ -1,0 +1,156 @@
+"""The registry's rules: names, duplicates, arguments, snapshots, validation by name."""
+
+import pytest
+
+import toolreg
+
+SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+
+
+def handler(**kwargs):
+    raise AssertionError("validation must never call the handler")
+
+
+@pytest.fixture
+def registry():
+    return toolreg.ToolRegistry()
+
+
+@pytest.mark.parametrize("name", ["fs", "fs.read_file", "web.fetch.v2", "a_1.b2", "0"])
+def test_good_names(registry, name):
+    registry.register(name, SCHEMA, handler)
+    assert name in registry
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("", "empty"),
+        ("Fs.read", "'F'"),
+        ("fs-read", "'-'"),
+        ("fs read", "' '"),
+        ("fs..read", "empty segment"),
+        (".fs", "empty segment"),
+        ("fs.", "empty segment"),
+        ("fs.réad", "'é'"),
+        (3, "string"),
+    ],
+)
+def test_bad_names_say_what_is_wrong(registry, name, words):
+    with pytest.raises(toolreg.InvalidToolNameError) as caught:
+        registry.register(name, SCHEMA, handler)
+    assert words in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+    assert len(registry) == 0
+
+
+def test_duplicates_and_override_keep_order(registry):
+    registry.register("a", SCHEMA, handler)
+    registry.register("b", SCHEMA, handler)
+    with pytest.raises(toolreg.DuplicateToolError) as caught:
+        registry.register("a", {"type": "object"}, handler)
+    assert caught.value.name == "a" and isinstance(caught.value, ValueError)
+    assert registry.get("a").schema == SCHEMA
+    replaced = registry.register("a", {"type": "object"}, print, description="new", override=True)
+    assert registry.names() == ["a", "b"]
+    assert registry.get("a") is replaced
+    assert replaced.handler is print and replaced.description == "new"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        ({"handler": 3}, "handler"),
+        ({"description": "two\nlines"}, "description"),
+        ({"description": 5}, "description"),
+        ({"idempotent": 1}, "idempotent"),
+        ({"timeout_ms": 0}, "timeout_ms"),
+        ({"timeout_ms": -5}, "timeout_ms"),
+        ({"timeout_ms": 1.5}, "timeout_ms"),
+        ({"timeout_ms": True}, "timeout_ms"),
+    ],
+)
+def test_bad_arguments_are_named_and_change_nothing(registry, arguments, words):
+    registry.register("keep", SCHEMA, handler)
+    call = {"handler": handler, **arguments}
+    with pytest.raises(toolreg.InvalidToolError) as caught:
+        registry.register("t", SCHEMA, call.pop("handler"), **call)
+    assert words in str(caught.value)
+    assert registry.names() == ["keep"]
+
+
+def test_bad_schema_changes_nothing_even_on_override(registry):
+    registry.register("t", SCHEMA, handler)
+    with pytest.raises(toolreg.SchemaError):
+        registry.register("t", {"type": "object", "requried": []}, handler, override=True)
+    assert registry.get("t").schema == SCHEMA
+    assert registry.names() == ["t"]
+
+
+@pytest.mark.parametrize("schema", [{"type": "string"}, {"type": ["array", "null"]}, False])
+def test_top_level_type_must_admit_objects(registry, schema):
+    with pytest.raises(toolreg.SchemaError):
+        registry.register("t", schema, handler)
+    assert "t" not in registry
+
+
+def test_type_list_with_object_and_untyped_schemas_are_fine(registry):
+    registry.register("a", {"type": ["object", "null"]}, handler)
+    registry.register("b", {}, handler)
+    registry.register("c", True, handler)
+    assert len(registry) == 3
+
+
+def test_schema_is_snapshotted(registry):
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    registry.register("t", schema, handler)
+    schema["properties"]["n"]["type"] = "string"
+    assert registry.get("t").schema["properties"]["n"]["type"] == "integer"
+    assert registry.validate("t", {"n": 1}) == toolreg.Ok()
+
+
+def test_record_fields(registry):
+    async def async_handler():
+        return None
+
+    record = registry.register("t", SCHEMA, async_handler, description="d", idempotent=True, timeout_ms=500)
+    assert (record.name, record.description, record.handler, record.idempotent, record.timeout_ms) == (
+        "t",
+        "d",
+        async_handler,
+        True,
+        500,
+    )
+    with pytest.raises(AttributeError):
+        record.name = "u"  # type: ignore[misc]
+
+
+def test_validate_by_name(registry):
+    registry.register("fs.read_file", SCHEMA, handler)
+    result = registry.validate("fs.read_file", {"path": "/etc/hosts"})
+    assert isinstance(result, toolreg.Ok) and result
+    errors = registry.validate("fs.read_file", {"path": 1})
+    assert [(e.path, e.keyword) for e in errors] == [("/path", "type")]
+    errors = registry.validate("fs.read_file", {})
+    assert [e.to_dict()["missing"] for e in errors] == ["path"]
+
+
+def test_unknown_names(registry):
+    with pytest.raises(toolreg.UnknownToolError) as caught:
+        registry.get("nope")
+    assert isinstance(caught.value, LookupError)
+    with pytest.raises(toolreg.UnknownToolError):
+        registry.validate("nope", {})
+    assert "nope" not in registry and len(registry) == 0
+
+
+def test_public_api():
+    assert set(toolreg.__all__) == {
+        "ToolRegistry", "ToolRecord", "Ok", "ValidationError", "Validator", "validate", "compile",
+        "check_schema", "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError",
+        "InvalidToolError", "UnknownToolError",
+    }  # fmt: skip
+    for name in toolreg.__all__:
+        assert getattr(toolreg, name) is not None
+    for error in (toolreg.SchemaError, toolreg.DuplicateToolError, toolreg.UnknownToolError):
+        assert issubclass(error, toolreg.ToolregError)
