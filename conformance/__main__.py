@@ -31,7 +31,8 @@ def main(argv: list[str] | None = None) -> int:
 
     by_file: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # passed, cases, refused, bad
     failures = []
-    for outcome in map(judge, load_groups(directory)):
+    groups = load_groups(directory)
+    for outcome in map(judge, groups):
         counts = by_file[outcome.group.file]
         counts[1] += len(outcome.group.cases)
         if outcome.refused is not None:
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"WRONG {outcome.group.name}: {'; '.join(outcome.wrong)}")
         else:
             print(f"ACCEPTED (outside vocabulary) {outcome.group.name}")
-    print(f"RESULT official_groups={sum(1 for _ in load_groups(directory))} wrong_groups={len(failures)}")
+    print(f"RESULT official_groups={len(groups)} wrong_groups={len(failures)}")
     return 0 if not failures else 1
 
 

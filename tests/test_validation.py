@@ -84,6 +84,11 @@ def test_pattern_is_ecma262_search():
     assert error.to_dict()["pattern"] == "^x"
 
 
+def test_lone_surrogates_are_one_code_point_and_match_no_ascii_class():
+    assert toolreg.validate({"pattern": "^.$", "maxLength": 1}, "\ud800") == []
+    assert keywords({"pattern": "\\?"}, "\udc00") == [("", "pattern")]
+
+
 def test_keywords_ignore_other_types():
     schema = {"minLength": 5, "pattern": "x", "items": False, "properties": {"a": False}, "required": ["a"]}
     for value in (1, 1.5, None, True):

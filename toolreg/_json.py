@@ -5,10 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["JSON", "json_type", "is_integer", "is_number", "json_equal", "find_non_json"]
-
-JSON = None | bool | int | float | str | list["JSON"] | dict[str, "JSON"]
-
+__all__ = ["json_type", "is_integer", "is_number", "json_equal", "find_non_json"]
 
 def is_number(value: object) -> bool:
     """A JSON number: an int that is not a bool, or a finite float."""
@@ -84,7 +81,7 @@ def find_non_json(value: object) -> list[tuple[tuple[str | int, ...], str]]:
     """
     problems: list[tuple[tuple[str | int, ...], str]] = []
     open_containers: set[int] = set()
-    # Each entry is (path, value) to look at, or (path, None-marker) to close a container.
+    # Entries are (path, value, closing): closing marks the point where a container is left.
     stack: list[tuple[tuple[str | int, ...], object, bool]] = [((), value, False)]
     while stack:
         path, item, closing = stack.pop()

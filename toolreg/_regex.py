@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import regress
 
 __all__ = ["Pattern", "RegexSyntaxError"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class RegexSyntaxError(ValueError):
@@ -31,6 +35,6 @@ class Pattern:
         try:
             return self._regex.find(text) is not None
         except UnicodeError:
-            # regress takes UTF-8; a lone surrogate has none, so match on a stand-in
-            # that keeps the code-point count and every other character.
-            return self._regex.find(text.encode("utf-8", "replace").decode("utf-8")) is not None
+            # regress takes UTF-8, which a lone surrogate (legal in a JSON string) lacks; U+FFFD
+            # stands in for each, keeping the code-point count and matching no ASCII class.
+            return self._regex.find(_SURROGATE.sub("\ufffd", text)) is not None
