@@ -31,7 +31,8 @@ def test_type(type_name, good, bad):
         assert toolreg.validate({"type": type_name}, value) == []
     for value in bad:
         [error] = toolreg.validate({"type": type_name}, value)
-        assert error.keyword in ("type", "json")
+        is_nan = isinstance(value, float) and value != value
+        assert error.keyword == ("json" if is_nan else "type")
 
 
 def test_type_error_facts():

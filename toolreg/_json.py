@@ -7,6 +7,7 @@ from typing import Any
 
 __all__ = ["json_type", "is_integer", "is_number", "json_equal", "find_non_json"]
 
+
 def is_number(value: object) -> bool:
     """A JSON number: an int that is not a bool, or a finite float."""
     if isinstance(value, bool):

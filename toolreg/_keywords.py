@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -138,38 +139,29 @@ def _enum(value: Any, site: Site) -> Check:
     return check
 
 
-def _min_length(value: Any, site: Site) -> Check:
+def _length_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
     limit = site.non_negative_integer(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, str) and len(instance) < limit:
+        if isinstance(instance, str) and breaks(len(instance), limit):
             errors.append(
                 site.failure(
                     path,
-                    f"must be at least {_characters(limit)} long, is {len(instance)}",
+                    f"must be {word} {_characters(limit)} long, is {len(instance)}",
                     limit=limit,
                     length=len(instance),
                 )
             )
 
     return check
+
+
+def _min_length(value: Any, site: Site) -> Check:
+    return _length_bound(value, site, "at least", operator.lt)
 
 
 def _max_length(value: Any, site: Site) -> Check:
-    limit = site.non_negative_integer(value)
-
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, str) and len(instance) > limit:
-            errors.append(
-                site.failure(
-                    path,
-                    f"must be at most {_characters(limit)} long, is {len(instance)}",
-                    limit=limit,
-                    length=len(instance),
-                )
-            )
-
-    return check
+    return _length_bound(value, site, "at most", operator.gt)
 
 
 def _pattern(value: Any, site: Site) -> Check:
