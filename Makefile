@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml requirements-test.txt
 
 lint: $(STAMP)
 	$(BIN)/ruff check toolreg tests conformance
-	$(BIN)/mypy --strict toolreg
+	$(BIN)/ruff format --check toolreg tests conformance
+	$(BIN)/mypy --strict toolreg conformance
 
 test: lint
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q

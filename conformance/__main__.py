@@ -1,52 +1,121 @@
-"""The conformance command: ``python -m conformance [--official DIR]``."""
+"""The conformance command: ``python -m conformance [--impl M:F] [--examples N] [--seed N] ...``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
-from ._official import default_suite_dir, judge, load_groups
+from ._differential import Report, compare, run
+from ._impl import Implementation, load, toolreg_errors
+from ._official import Outcome, default_suite_dir, judge, load_groups
+from ._oracle import Oracles
+from ._regressions import REGRESSIONS
+from ._strategies import KEYWORD_VALUES
+
+DEFAULT_EXAMPLES = 5000
+DEFAULT_SEED = 20261202
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m conformance",
-        description="Run the official JSON-Schema-Test-Suite against toolreg and print a report.",
+        description=(
+            "Cross-check a JSON Schema validator against jsonschema (adjusted where it departs from the "
+            "spec) and jsonschema-rs on random schemas and instances, then run the official test suite."
+        ),
+    )
+    parser.add_argument(
+        "--impl",
+        default=None,
+        metavar="MODULE:FUNCTION",
+        help="f(schema, instance) returning errors with 'path' and 'keyword' (default: toolreg.validate)",
+    )
+    parser.add_argument("--examples", type=int, default=DEFAULT_EXAMPLES, help="random schemas to draw")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the same seed gives the same run")
+    parser.add_argument(
+        "--keywords",
+        default=None,
+        metavar="K1,K2",
+        help=f"generate only these keywords (default: all of {', '.join(KEYWORD_VALUES)})",
     )
     parser.add_argument(
         "--official",
-        type=Path,
         default=None,
-        help="the suite's draft2020-12 folder (default: TOOLREG_SUITE, else the shared copy)",
+        metavar="DIR",
+        help="the official suite's draft2020-12 folder (default: TOOLREG_SUITE, else the shared copy); "
+        "'none' skips it",
     )
     options = parser.parse_args(argv)
-    directory = options.official or default_suite_dir()
-    if not directory.is_dir():
-        print(
-            f"official suite not found at {directory}; set TOOLREG_SUITE or pass --official", file=sys.stderr
+    if options.examples < 1:
+        parser.error("--examples must be at least 1")
+    if options.keywords is not None:
+        options.keywords = [name.strip() for name in options.keywords.split(",") if name.strip()]
+        unknown = sorted(set(options.keywords) - set(KEYWORD_VALUES))
+        if unknown:
+            parser.error(f"--keywords: no generator for {', '.join(unknown)}")
+    return options
+
+
+def _progress(attempt: int, done: int, total: int) -> None:
+    step = max(total // 10, 1)
+    if done <= total and done % step == 0:
+        again = f" (pass {attempt}, after a disagreement was shrunk)" if attempt > 1 else ""
+        print(f"  ... {done}/{total} schemas{again}", file=sys.stderr, flush=True)
+
+
+def _regressions(implementation: Implementation, name: str) -> int:
+    failed = 0
+    for regression in REGRESSIONS:
+        disagreement = compare(
+            implementation, Oracles(regression.schema), regression.schema, regression.instance
         )
-        return 2
+        if disagreement is not None:
+            failed += 1
+            print(f"REGRESSION ({regression.what})\n{disagreement.reproduction(name)}")
+    print(f"regression examples: {len(REGRESSIONS) - failed} of {len(REGRESSIONS)} agree")
+    return failed
 
-    by_file: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # passed, cases, refused, bad
-    failures = []
+
+def _print_report(report: Report, name: str, seconds: float) -> None:
+    seen = f"{report.schemas} schemas, {report.instances} instances"
+    print(f"\nrandom cross-check of {name}: {seen}, {seconds:.0f} s")
+    print(f"{'keyword':<14} {'schemas':>8} {'instances':>10} {'failed':>8} {'disagreed':>10}")
+    for keyword in sorted(report.keywords):
+        counts = report.keywords[keyword]
+        numbers = f"{counts.schemas:>8} {counts.instances:>10} {counts.failed:>8} {counts.disagreed:>10}"
+        print(f"{keyword:<14} {numbers}")
+    print("('failed': instances the oracle rejected with that keyword)")
+    for number, disagreement in enumerate(report.found, 1):
+        print(f"\nDISAGREEMENT {number}: {disagreement.reproduction(name)}")
+
+
+def _official(directory: Path, implementation: Implementation | None) -> tuple[int, int]:
+    """Print the official-suite table; return (groups judged, groups wrong)."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # passed, cases, refused, groups wrong
+    failures: list[Outcome] = []
     groups = load_groups(directory)
-    for outcome in map(judge, groups):
-        counts = by_file[outcome.group.file]
-        counts[1] += len(outcome.group.cases)
-        if outcome.refused is not None:
-            counts[2] += len(outcome.group.cases)
-        counts[0] += outcome.passed
+    judged = 0
+    for group in groups:
+        outcome = judge(group, implementation)
+        if implementation is not None and not outcome.in_vocabulary:
+            continue  # another implementation is only held to toolreg's vocabulary
+        judged += 1
+        row = counts[group.file]
+        row[1] += len(group.cases)
+        row[2] += len(group.cases) if outcome.refused is not None else 0
+        row[0] += outcome.passed
         if not outcome.ok:
-            counts[3] += 1
+            row[3] += 1
             failures.append(outcome)
-
-    print(f"official JSON-Schema-Test-Suite: {directory.name}")
+    print(f"\nofficial JSON-Schema-Test-Suite: {directory}")
     print(f"{'file':<36} {'passed':>7} {'cases':>6} {'refused':>8}  groups wrong")
-    for file, (passed, cases, refused, bad) in sorted(by_file.items()):
-        print(f"{file:<36} {passed:>7} {cases:>6} {refused:>8}  {bad}")
-    totals = [sum(column) for column in zip(*by_file.values(), strict=True)]
+    for file, (passed, cases, refused, wrong) in sorted(counts.items()):
+        print(f"{file:<36} {passed:>7} {cases:>6} {refused:>8}  {wrong}")
+    totals = [sum(column) for column in zip(*counts.values(), strict=True)] or [0, 0, 0, 0]
     print(f"{'TOTAL':<36} {totals[0]:>7} {totals[1]:>6} {totals[2]:>8}  {totals[3]}")
     for outcome in failures:
         if outcome.in_vocabulary and outcome.refused:
@@ -55,8 +124,52 @@ def main(argv: list[str] | None = None) -> int:
             print(f"WRONG {outcome.group.name}: {'; '.join(outcome.wrong)}")
         else:
             print(f"ACCEPTED (outside vocabulary) {outcome.group.name}")
-    print(f"RESULT official_groups={len(groups)} wrong_groups={len(failures)}")
-    return 0 if not failures else 1
+    print(f"official groups judged: {judged}, wrong: {len(failures)}")
+    return judged, len(failures)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = _arguments(argv)
+    implementation: Implementation = toolreg_errors
+    name, official_implementation = "toolreg", None
+    if options.impl is not None:
+        try:
+            implementation = load(options.impl)
+        except ValueError as error:
+            print(f"python -m conformance: {error}", file=sys.stderr)
+            return 2
+        name, official_implementation = options.impl, implementation
+
+    official_dir = None
+    if options.official is None:
+        official_dir = default_suite_dir()
+        if not official_dir.is_dir():
+            print(
+                f"official suite not found at {official_dir}: SKIPPED (set TOOLREG_SUITE or pass --official)"
+            )
+            official_dir = None
+    elif options.official != "none":
+        official_dir = Path(options.official)
+        if not official_dir.is_dir():
+            print(f"python -m conformance: --official {official_dir} is not a folder", file=sys.stderr)
+            return 2
+
+    disagreements = _regressions(implementation, name)
+    print(f"cross-checking {name}: {options.examples} schemas, seed {options.seed}", file=sys.stderr)
+    started = time.monotonic()
+    report = run(
+        implementation,
+        examples=options.examples,
+        seed_value=options.seed,
+        keywords=options.keywords,
+        progress=_progress,
+    )
+    _print_report(report, name, time.monotonic() - started)
+    disagreements += report.disagreements
+    if official_dir is not None:
+        disagreements += _official(official_dir, official_implementation)[1]
+    print(f"RESULT schemas={report.schemas} instances={report.instances} disagreements={disagreements}")
+    return 0 if disagreements == 0 else 1
 
 
 if __name__ == "__main__":

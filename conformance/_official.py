@@ -4,28 +4,41 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import toolreg
 from toolreg._keywords import KEYWORDS
+from toolreg._pointer import split
 from toolreg._schema import ANNOTATIONS
 
-__all__ = ["Group", "Outcome", "default_suite_dir", "load_groups", "keywords_used", "judge", "SUPPORTED"]
+__all__ = [
+    "Group",
+    "Outcome",
+    "default_suite_dir",
+    "load_groups",
+    "keywords_used",
+    "keywords_along",
+    "judge",
+    "SUPPORTED",
+]
+
+# Any implementation under test: f(schema, instance) returns its errors, none when valid.
+Implementation = Callable[[Any, Any], Iterable[Any]]
 
 SUPPORTED = frozenset(KEYWORDS) | frozenset(ANNOTATIONS)
 
 # Keywords whose value is one subschema, an array of them, or an object of them.
-_ONE_SCHEMA = frozenset(
+ONE_SCHEMA = frozenset(
     (
         "items", "additionalProperties", "additionalItems", "not", "propertyNames", "contains",
         "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
     )
 )  # fmt: skip
-_SCHEMA_ARRAY = frozenset(["allOf", "anyOf", "oneOf", "prefixItems"])
-_SCHEMA_OBJECT = frozenset(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"])
+SCHEMA_ARRAY = frozenset(["allOf", "anyOf", "oneOf", "prefixItems"])
+SCHEMA_OBJECT = frozenset(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"])
 
 
 def default_suite_dir() -> Path:
@@ -69,16 +82,37 @@ def keywords_used(schema: Any) -> set[str]:
     return found
 
 
+def keywords_along(schema: Any, pointer: str) -> set[str]:
+    """The keywords a schema pointer passes through: ``/properties/a/type`` gives properties and type."""
+    found: set[str] = set()
+    tokens = split(pointer)
+    while tokens and isinstance(schema, dict) and tokens[0] in schema:
+        keyword = tokens.pop(0)
+        found.add(keyword)
+        schema = schema[keyword]
+        if keyword in SCHEMA_ARRAY | SCHEMA_OBJECT and tokens:
+            member = tokens.pop(0)
+            if isinstance(schema, list) and member.isdigit() and int(member) < len(schema):
+                schema = schema[int(member)]
+            elif isinstance(schema, dict) and member in schema:
+                schema = schema[member]
+            else:
+                break
+        elif keyword not in ONE_SCHEMA:
+            break
+    return found
+
+
 def _subschemas(schema: Any) -> Iterator[dict[str, Any]]:
     if not isinstance(schema, dict):
         return
     yield schema
     for keyword, value in schema.items():
-        if keyword in _ONE_SCHEMA:
+        if keyword in ONE_SCHEMA:
             children = value if isinstance(value, list) else [value]
-        elif keyword in _SCHEMA_ARRAY and isinstance(value, list):
+        elif keyword in SCHEMA_ARRAY and isinstance(value, list):
             children = value
-        elif keyword in _SCHEMA_OBJECT and isinstance(value, dict):
+        elif keyword in SCHEMA_OBJECT and isinstance(value, dict):
             children = list(value.values())
         else:
             continue
@@ -104,24 +138,34 @@ class Outcome:
         return self.refused is not None
 
 
-Verdict = Callable[[Any, Any], bool]
-
-
-def _toolreg_compile(schema: Any) -> Callable[[Any], bool]:
+def _toolreg_is_valid(schema: Any) -> Callable[[Any], bool]:
     return toolreg.compile(schema).is_valid
 
 
-def judge(group: Group, compile_schema: Callable[[Any], Callable[[Any], bool]] = _toolreg_compile) -> Outcome:
-    """Compile the group's schema once and check each case's verdict."""
+def judge(group: Group, implementation: Implementation | None = None) -> Outcome:
+    """Check each case's verdict; a SchemaError anywhere means the group was refused.
+
+    toolreg compiles the schema once; another implementation is asked ``f(schema, instance)``
+    for each case, and its verdict is "no errors".
+    """
     in_vocabulary = keywords_used(group.schema) <= SUPPORTED
-    try:
-        is_valid = compile_schema(group.schema)
-    except toolreg.SchemaError as error:
-        return Outcome(group, in_vocabulary, str(error), (), 0)
+    if implementation is None:
+        try:
+            is_valid = _toolreg_is_valid(group.schema)
+        except toolreg.SchemaError as error:
+            return Outcome(group, in_vocabulary, str(error), (), 0)
+    else:
+        ask = implementation
+
+        def is_valid(instance: Any) -> bool:
+            return not list(ask(group.schema, instance))
+
     wrong = []
     for case in group.cases:
         try:
             verdict = is_valid(case["data"])
+        except toolreg.SchemaError as error:
+            return Outcome(group, in_vocabulary, str(error), (), 0)
         except Exception as error:  # any crash is a wrong answer, reported with its cause
             wrong.append(f"{case['description']} (raised {type(error).__name__}: {error})")
             continue

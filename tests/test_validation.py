@@ -199,3 +199,10 @@ def test_validation_is_pure_and_deterministic(instance):
     assert toolreg.validate(schema, instance) == first
     assert schema == frozen_schema and instance == frozen_instance
     assert validator.is_valid(instance) is (first == [])
+
+
+def test_items_false_is_one_error_at_the_array():
+    [error] = toolreg.validate({"properties": {"list": {"items": False}}}, {"list": [1, 2]})
+    assert (error.path, error.schema_path, error.keyword) == ("/list", "/properties/list/items", "items")
+    assert (error.facts["limit"], error.facts["actual"]) == (0, 2)
+    assert toolreg.validate({"items": False}, []) == []

@@ -182,6 +182,14 @@ def _pattern(value: Any, site: Site) -> Check:
 def _items(value: Any, site: Site) -> Check:
     if isinstance(value, list):
         site.refuse("as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'")
+    if value is False:
+        # One error for the whole array, as jsonschema reports it, rather than one per element.
+        def check_empty(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if isinstance(instance, list) and instance:
+                count = len(instance)
+                errors.append(site.failure(path, f"must have no items, has {count}", limit=0, actual=count))
+
+        return check_empty
     child = site.subschema(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:

@@ -1,0 +1,58 @@
+"""Implementations under test: any ``f(schema, instance)`` whose errors have a path and a keyword."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import toolreg
+from toolreg._pointer import to_pointer
+
+from ._official import Implementation
+from ._oracle import Finding
+
+__all__ = ["Implementation", "load", "findings", "toolreg_errors"]
+
+
+def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
+    """The default implementation under test."""
+    return toolreg.validate(schema, instance)
+
+
+def load(spec: str) -> Implementation:
+    """``"package.module:function"`` to the function it names, with a clear error when it cannot."""
+    module_name, colon, function_name = spec.partition(":")
+    if not colon or not module_name or not function_name:
+        raise ValueError(f"--impl wants MODULE:FUNCTION, not {spec!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import {module_name!r}: {error}") from None
+    function = getattr(module, function_name, None)
+    if not callable(function):
+        raise ValueError(f"{module_name!r} has no function {function_name!r}")
+    return function  # type: ignore[no-any-return]
+
+
+def _field(error: Any, name: str) -> Any:
+    if isinstance(error, dict):
+        return error.get(name)
+    return getattr(error, name, None)
+
+
+def _as_pointer(location: Any) -> str | None:
+    """A pointer string as it is, or a sequence of tokens turned into one."""
+    if location is None or isinstance(location, str):
+        return location
+    return to_pointer(location)
+
+
+def findings(implementation: Implementation, schema: Any, instance: Any) -> list[Finding]:
+    """The implementation's errors as findings; raises whatever the implementation raises."""
+    found = []
+    for error in implementation(schema, instance):
+        path, keyword = _as_pointer(_field(error, "path")), _field(error, "keyword")
+        if not isinstance(path, str) or not isinstance(keyword, str):
+            raise TypeError(f"an error needs a string 'path' (or tokens) and 'keyword', got {error!r}")
+        found.append(Finding(path, keyword, _as_pointer(_field(error, "schema_path"))))
+    return found

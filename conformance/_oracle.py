@@ -1,0 +1,129 @@
+"""The oracles: jsonschema, changed only where it departs from the spec, and jsonschema-rs for verdicts.
+
+Every change to jsonschema is one small function here, listed in ``DIVERGENCES`` and explained in
+the README section "Known divergences from jsonschema".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import jsonschema
+import jsonschema_rs
+import regress
+from jsonschema.exceptions import ValidationError as OracleError
+
+from toolreg._pointer import to_pointer
+
+from ._official import ONE_SCHEMA, SCHEMA_ARRAY, SCHEMA_OBJECT
+
+__all__ = ["Finding", "DIVERGENCES", "Oracles", "non_finite_places", "locate_false_subschemas"]
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One top-level error as the comparison sees it; ``schema_path`` is None where a side has none."""
+
+    path: str
+    keyword: str
+    schema_path: str | None = None
+
+
+@cache
+def _ecma_regex(pattern: str) -> regress.Regex:
+    return regress.Regex(pattern, "u")
+
+
+def ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[OracleError]:
+    """Divergence 1: ``pattern`` is an ECMA-262 regular expression, searched (JSON Schema Validation §6.3.3).
+
+    jsonschema hands patterns to Python's ``re``, where ``\\d`` matches any Unicode digit and ``$``
+    matches before a final newline.
+    """
+    if validator.is_type(instance, "string") and _ecma_regex(pattern).find(instance) is None:
+        yield OracleError(f"{instance!r} does not match {pattern!r}")
+
+
+def non_finite_places(instance: Any, path: tuple[str | int, ...] = ()) -> Iterator[str]:
+    """Divergence 2: NaN and infinities are not JSON numbers (RFC 8259 §6), so no schema can accept them.
+
+    jsonschema treats ``float("nan")`` as a number that passes every numeric keyword. toolreg answers a
+    value that is not JSON with one ``json`` error at its pointer, and nothing else.
+    """
+    if isinstance(instance, float) and not math.isfinite(instance):
+        yield to_pointer(path)
+    elif isinstance(instance, list):
+        for index, item in enumerate(instance):
+            yield from non_finite_places(item, path + (index,))
+    elif isinstance(instance, dict):
+        for key, item in instance.items():
+            yield from non_finite_places(item, path + (key,))
+
+
+# The marker that stands in for a false subschema, so that jsonschema keeps its location.
+FALSE_MARK = "conformance: this schema was false"
+# Keywords for which jsonschema reports a false value as one error at the container, as toolreg does.
+_ONE_ERROR_WHEN_FALSE = frozenset({"items", "additionalProperties"})
+
+
+def locate_false_subschemas(schema: Any) -> Any:
+    """Divergence 3: an error from a ``false`` subschema is located where that subschema applies.
+
+    jsonschema's ``descend`` yields the error of a false subschema before it records the path, so
+    ``{"properties": {"a": false}}`` against ``{"a": 1}`` is reported at ``""`` rather than ``/a``
+    (the spec locates it at ``/a``: Core §12.3.3, and jsonschema-rs agrees). The oracle sees each
+    such ``false`` as ``{"not": {}}`` with a marker, and turns its errors back into ``false`` ones.
+    """
+    if schema is False:
+        return {"not": {}, "$comment": FALSE_MARK}
+    if not isinstance(schema, dict):
+        return schema
+    located: dict[str, Any] = {}
+    for keyword, value in schema.items():
+        if keyword in ONE_SCHEMA and not (value is False and keyword in _ONE_ERROR_WHEN_FALSE):
+            located[keyword] = locate_false_subschemas(value)
+        elif keyword in SCHEMA_ARRAY and isinstance(value, list):
+            located[keyword] = [locate_false_subschemas(item) for item in value]
+        elif keyword in SCHEMA_OBJECT and isinstance(value, dict):
+            located[keyword] = {name: locate_false_subschemas(item) for name, item in value.items()}
+        else:
+            located[keyword] = value
+    return located
+
+
+DIVERGENCES = {"pattern": ecma_pattern}
+
+_Oracle = jsonschema.validators.extend(jsonschema.Draft202012Validator, DIVERGENCES)
+
+
+def _finding(error: OracleError) -> Finding:
+    keyword, schema_path = error.validator, list(error.absolute_schema_path)
+    if keyword == "not" and isinstance(error.schema, dict) and error.schema.get("$comment") == FALSE_MARK:
+        keyword, schema_path = "false", schema_path[:-1]
+    # The root schema false has no keyword: jsonschema leaves ``validator`` unset; toolreg says "false".
+    return Finding(to_pointer(error.absolute_path), keyword or "false", to_pointer(schema_path))
+
+
+class Oracles:
+    """Both oracles, built once for a schema."""
+
+    def __init__(self, schema: Any) -> None:
+        self._jsonschema = _Oracle(locate_false_subschemas(schema))
+        self._jsonschema_rs = jsonschema_rs.Draft202012Validator(schema)
+
+    def findings(self, instance: Any) -> list[Finding]:
+        """The top-level errors of the adjusted jsonschema."""
+        places = list(non_finite_places(instance))
+        if places:
+            return [Finding(place, "json", "") for place in places]
+        return [_finding(error) for error in self._jsonschema.iter_errors(instance)]
+
+    def second_verdict(self, instance: Any) -> bool | None:
+        """jsonschema-rs's verdict, from an independent ECMA-262 engine; None where JSON has no answer."""
+        if next(non_finite_places(instance), None) is not None:
+            return None
+        return bool(self._jsonschema_rs.is_valid(instance))

@@ -1,0 +1,139 @@
+"""The conformance suite itself: toolreg passes it, planted bugs fail it, and its oracles say what we mean."""
+
+import pytest
+from hypothesis import settings
+
+from conformance.__main__ import main
+from conformance._differential import compare, python_literal, run
+from conformance._impl import findings, load, toolreg_errors
+from conformance._oracle import Finding, Oracles, locate_false_subschemas
+from conformance._regressions import REGRESSIONS
+from conformance._strategies import KEYWORD_VALUES
+from tests import planted
+from toolreg._keywords import KEYWORDS
+
+# The active Hypothesis profile ("ci" in make test) sets how many schemas each run draws.
+EXAMPLES = settings().max_examples
+SEED = 20261202
+
+
+def test_toolreg_agrees_with_both_oracles():
+    report = run(toolreg_errors, examples=EXAMPLES, seed_value=SEED)
+    assert report.schemas >= EXAMPLES
+    assert report.instances > report.schemas
+    assert report.disagreements == 0, "\n".join(d.reproduction("toolreg") for d in report.found)
+
+
+def test_every_supported_keyword_is_generated_and_exercised():
+    assert set(KEYWORD_VALUES) == set(KEYWORDS)
+    report = run(toolreg_errors, examples=EXAMPLES, seed_value=SEED)
+    for keyword in KEYWORDS:
+        assert report.keywords[keyword].schemas > 0, keyword
+        assert report.keywords[keyword].failed > 0, f"no instance ever failed {keyword!r}"
+
+
+@pytest.mark.parametrize(
+    ("wrapper", "keywords", "telltale"),
+    [
+        (planted.booleans_as_integers, None, lambda d: True),
+        (
+            planted.python_re_patterns,
+            ["pattern", "type", "items", "minLength"],
+            lambda d: "pattern" in d.keywords,
+        ),
+        (planted.first_error_only, None, lambda d: len(d.oracle) > 1),
+        (planted.unescaped_pointers, None, lambda d: any("~" in f.path for f in d.oracle)),
+    ],
+    ids=["booleans-as-integers", "python-re-patterns", "first-error-only", "unescaped-pointers"],
+)
+def test_planted_bugs_are_flagged(wrapper, keywords, telltale):
+    report = run(wrapper, examples=EXAMPLES, seed_value=SEED, keywords=keywords, max_distinct=1)
+    assert report.disagreements > 0
+    [disagreement] = report.found
+    assert telltale(disagreement), disagreement.reproduction(wrapper.__name__)
+
+
+@pytest.mark.parametrize("regression", REGRESSIONS, ids=[r.what for r in REGRESSIONS])
+def test_regressions_stay_fixed(regression):
+    oracles = Oracles(regression.schema)
+    assert compare(toolreg_errors, oracles, regression.schema, regression.instance) is None
+
+
+def test_divergence_pattern_is_ecma262():
+    assert Oracles({"pattern": r"^\d$"}).findings("\u0664") == [Finding("", "pattern", "/pattern")]
+    assert Oracles({"pattern": "^a$"}).findings("a\n") == [Finding("", "pattern", "/pattern")]
+    assert Oracles({"pattern": r"^\d$"}).findings("4") == []
+
+
+def test_divergence_non_finite_numbers_are_not_json():
+    oracles = Oracles({"type": "number"})
+    assert oracles.findings([1, float("nan"), {"x": float("-inf")}]) == [
+        Finding("/1", "json", ""),
+        Finding("/2/x", "json", ""),
+    ]
+    assert oracles.second_verdict(float("inf")) is None
+    assert oracles.second_verdict(1.5) is True
+
+
+def test_divergence_false_subschemas_keep_their_location():
+    schema = {"properties": {"a/b": False}, "items": False}
+    assert locate_false_subschemas(schema)["items"] is False
+    assert Oracles(schema).findings({"a/b": 1}) == [Finding("/a~1b", "false", "/properties/a~1b")]
+    assert Oracles(schema).findings([1]) == [Finding("", "items", "/items")]
+    assert Oracles(False).findings(1) == [Finding("", "false", "")]
+
+
+def test_a_disagreement_reads_as_a_reproduction():
+    oracles = Oracles({"type": "integer"})
+    disagreement = compare(planted.booleans_as_integers, oracles, {"type": "integer"}, True)
+    assert disagreement is not None
+    assert disagreement.sides == "implementation alone"
+    text = disagreement.reproduction("planted")
+    assert "schema = {'type': 'integer'}" in text and "instance = True" in text
+    assert python_literal([float("nan"), {"a": float("inf")}]) == '[float("nan"), {\'a\': float("inf")}]'
+
+
+def test_an_implementation_that_raises_disagrees():
+    def broken(schema, instance):
+        raise RuntimeError("boom")
+
+    disagreement = compare(broken, Oracles(True), True, 1)
+    assert disagreement is not None and "RuntimeError: boom" in disagreement.ours
+
+
+def test_errors_may_be_objects_or_dicts_with_pointer_or_token_paths():
+    def dicts(schema, instance):
+        return [{"path": ["a/b", 0], "keyword": "type"}]
+
+    assert findings(dicts, {}, {}) == [Finding("/a~1b/0", "type", None)]
+    with pytest.raises(TypeError):
+        findings(lambda s, i: [{"keyword": "type"}], {}, {})
+
+
+@pytest.mark.parametrize("spec", ["nocolon", "no_such_module_xyz:f", "tests.planted:nope"])
+def test_bad_impl_is_named(spec):
+    with pytest.raises(ValueError, match=r"impl|import|no function"):
+        load(spec)
+
+
+def test_command_passes_on_toolreg_and_fails_on_a_planted_bug(capsys):
+    arguments = ["--examples", "30", "--seed", "7", "--official", "none", "--keywords", "type,required"]
+    assert main(arguments) == 0
+    first = capsys.readouterr().out
+    assert first.splitlines()[-1].startswith("RESULT schemas=") and first.endswith("disagreements=0\n")
+    assert main(arguments) == 0
+    assert (
+        capsys.readouterr().out.split("random cross-check")[1].split(",")[:2]
+        == first.split("random cross-check")[1].split(",")[:2]
+    )
+    assert main([*arguments, "--examples", "100", "--impl", "tests.planted:first_error_only"]) == 1
+    out = capsys.readouterr().out
+    assert "DISAGREEMENT 1:" in out and "instance = " in out
+
+
+def test_command_refuses_bad_options(capsys):
+    assert main(["--impl", "nope", "--official", "none"]) == 2
+    assert "MODULE:FUNCTION" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--keywords", "nosuchkeyword"])
+    assert main(["--official", "/nonexistent-folder", "--examples", "1"]) == 2
