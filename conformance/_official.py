@@ -82,11 +82,30 @@ def keywords_used(schema: Any) -> set[str]:
     return found
 
 
+def in_toolreg_vocabulary(schema: Any) -> bool:
+    """Only supported keywords, and every ``$ref`` a local pointer (toolreg refuses remote ones)."""
+    subschemas = list(_subschemas(schema))
+    refs = [subschema["$ref"] for subschema in subschemas if "$ref" in subschema]
+    local = all(isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) for ref in refs)
+    return local and keywords_used(schema) <= SUPPORTED
+
+
 def keywords_along(schema: Any, pointer: str) -> set[str]:
-    """The keywords a schema pointer passes through: ``/properties/a/type`` gives properties and type."""
-    found: set[str] = set()
-    tokens = split(pointer)
-    while tokens and isinstance(schema, dict) and tokens[0] in schema:
+    """The keywords a schema pointer passes through: ``/properties/a/type`` gives properties and type.
+
+    jsonschema leaves ``$ref`` out of its schema paths, so where the path goes on from a schema
+    that has a ``$ref`` and not the next keyword, the walk follows the reference.
+    """
+    root, found, tokens = schema, set[str](), split(pointer)
+    while tokens and isinstance(schema, dict):
+        if tokens[0] not in schema:
+            target = schema.get("$ref")
+            if not isinstance(target, str) or not target.startswith("#/") or "$ref" in found:
+                break
+            found.add("$ref")
+            tokens = split(target[1:]) + tokens
+            schema = root
+            continue
         keyword = tokens.pop(0)
         found.add(keyword)
         schema = schema[keyword]
@@ -148,7 +167,7 @@ def judge(group: Group, implementation: Implementation | None = None) -> Outcome
     toolreg compiles the schema once; another implementation is asked ``f(schema, instance)``
     for each case, and its verdict is "no errors".
     """
-    in_vocabulary = keywords_used(group.schema) <= SUPPORTED
+    in_vocabulary = in_toolreg_vocabulary(group.schema)
     if implementation is None:
         try:
             is_valid = _toolreg_is_valid(group.schema)

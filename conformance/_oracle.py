@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -64,6 +65,21 @@ def non_finite_places(instance: Any, path: tuple[str | int, ...] = ()) -> Iterat
             yield from non_finite_places(item, path + (key,))
 
 
+def _exact(number: int | float) -> Fraction:
+    return Fraction(number) if isinstance(number, int) else Fraction(repr(number))
+
+
+def exact_multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[OracleError]:
+    """Divergence 4: ``multipleOf`` divides the numbers the JSON text means, exactly (Validation §6.2.1).
+
+    jsonschema divides binary floats, so ``133002.30000000002`` passes ``multipleOf: 0.1`` (the
+    quotient rounds to an integer) and ``0.07`` fails ``multipleOf: 0.01``. ``repr`` gives the shortest
+    decimal that reads back as the same float: the number the JSON text wrote.
+    """
+    if validator.is_type(instance, "number") and (_exact(instance) / _exact(divisor)).denominator != 1:
+        yield OracleError(f"{instance!r} is not a multiple of {divisor!r}")
+
+
 # The marker that stands in for a false subschema, so that jsonschema keeps its location.
 FALSE_MARK = "conformance: this schema was false"
 # Keywords for which jsonschema reports a false value as one error at the container, as toolreg does.
@@ -95,7 +111,7 @@ def locate_false_subschemas(schema: Any) -> Any:
     return located
 
 
-DIVERGENCES = {"pattern": ecma_pattern}
+DIVERGENCES = {"pattern": ecma_pattern, "multipleOf": exact_multiple_of}
 
 _Oracle = jsonschema.validators.extend(jsonschema.Draft202012Validator, DIVERGENCES)
 

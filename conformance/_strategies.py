@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from hypothesis import strategies as st
-from hypothesis.errors import InvalidArgument
+from hypothesis.errors import HypothesisException, InvalidArgument
 from hypothesis_jsonschema import from_schema
 
 __all__ = [
@@ -84,33 +84,86 @@ def json_values(*, allow_non_finite: bool = False) -> Strategy:
     )
 
 
-def _bound(low: int, high: int) -> Callable[[Strategy], Strategy]:
+def _integers(low: int, high: int) -> Callable[[Strategy], Strategy]:
     return lambda subschemas: st.integers(low, high)
 
 
+def _numbers(*corners: int | float) -> Callable[[Strategy], Strategy]:
+    return lambda subschemas: st.sampled_from(corners) | st.integers(-3, 3)
+
+
+def _schema_lists(subschemas: Strategy) -> Strategy:
+    return st.lists(subschemas, min_size=1, max_size=3)
+
+
+# Where generated $refs point; "/b" and "%" exercise pointer and URI escaping.
+REF_TARGETS = {"#/$defs/a": "a", "#/$defs/~1b": "/b", "#/$defs/c%25": "c%", "#/$defs/node": "node"}
+# Bounds where Python's floats, big integers and JSON's numbers can part.
+NUMBER_CORNERS = (0, 1, -1, 0.5, 1.5, 2**64, -(2**64), 1e300, 0.1, 2**53 + 1)
+
 # For each supported keyword, how to draw its value given a strategy for subschemas.
 KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
+    "$ref": lambda subschemas: st.sampled_from(sorted(REF_TARGETS)),
     "type": lambda subschemas: (
         st.sampled_from(TYPE_NAMES)
         | st.lists(st.sampled_from(TYPE_NAMES), min_size=1, max_size=3, unique=True)
     ),
     "enum": lambda subschemas: st.lists(json_values(), min_size=1, max_size=4),
-    "minLength": _bound(1, 4),
-    "maxLength": _bound(0, 4),
+    "const": lambda subschemas: json_values(),
+    "multipleOf": lambda subschemas: st.sampled_from((1, 2, 3, 0.5, 0.1, 0.01, 1e-8, 2**64)),
+    "minimum": _numbers(*NUMBER_CORNERS),
+    "exclusiveMinimum": _numbers(*NUMBER_CORNERS),
+    "maximum": _numbers(*NUMBER_CORNERS),
+    "exclusiveMaximum": _numbers(*NUMBER_CORNERS),
+    "minLength": _integers(1, 4),
+    "maxLength": _integers(0, 4),
     "pattern": lambda subschemas: ecma_patterns(),
-    "required": lambda subschemas: st.lists(st.sampled_from(PROPERTY_NAMES), max_size=3, unique=True),
-    "properties": lambda subschemas: st.dictionaries(st.sampled_from(PROPERTY_NAMES), subschemas, max_size=3),
+    "minItems": _integers(1, 3),
+    "maxItems": _integers(0, 3),
+    "uniqueItems": lambda subschemas: st.booleans(),
+    "prefixItems": _schema_lists,
     "items": lambda subschemas: subschemas,
+    "minProperties": _integers(1, 3),
+    "maxProperties": _integers(0, 3),
+    "required": lambda subschemas: st.lists(st.sampled_from(PROPERTY_NAMES), max_size=3, unique=True),
+    "propertyNames": lambda subschemas: subschemas,
+    "properties": lambda subschemas: st.dictionaries(st.sampled_from(PROPERTY_NAMES), subschemas, max_size=3),
+    "additionalProperties": lambda subschemas: subschemas,
+    "allOf": _schema_lists,
+    "anyOf": _schema_lists,
+    "oneOf": _schema_lists,
+    "not": lambda subschemas: subschemas,
+    "$defs": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
+    "definitions": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
 }
+_REFERENCES = frozenset({"$ref", "$defs", "definitions"})
 
 
 def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> Strategy:
-    """Recursive schemas using only ``keywords`` (default: all supported), boolean schemas included."""
+    """Recursive schemas using only ``keywords`` (default: all supported), boolean schemas included.
+
+    When ``$ref`` is among them, the root gets a ``$defs`` entry for every target, one of them
+    (``node``) recursive through its properties and items.
+    """
     vocabulary = sorted(KEYWORD_VALUES if keywords is None else keywords)
     unknown = set(vocabulary) - set(KEYWORD_VALUES)
     if unknown:
         raise ValueError(f"no generator for keyword(s) {', '.join(sorted(unknown))}")
+    plain = _plain_schemas(vocabulary, max_leaves)
+    if "$ref" not in vocabulary:
+        return plain
+    targets = _plain_schemas([name for name in vocabulary if name not in _REFERENCES], max_leaves // 2)
+    # A typed target fails often enough for the reference to matter.
+    typed = st.builds(
+        lambda type_name, body: {"type": type_name, **body} if isinstance(body, dict) else body,
+        st.sampled_from(TYPE_NAMES),
+        targets,
+    )
+    bodies = st.fixed_dictionaries({name: typed for name in REF_TARGETS.values()})
+    return st.builds(_with_definitions, plain, bodies)
 
+
+def _plain_schemas(vocabulary: list[str], max_leaves: int) -> Strategy:
     def objects(subschemas: Strategy) -> Strategy:
         # Built once: Hypothesis validates each new strategy object, which is slow to do per draw.
         values = {name: KEYWORD_VALUES[name](subschemas) for name in vocabulary}
@@ -122,18 +175,43 @@ def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> 
             )
         )
 
+    if not vocabulary:
+        return st.booleans() | st.just({})
     leaves: Strategy = st.booleans() | st.just({}) | objects(st.booleans())
     return st.recursive(leaves, objects, max_leaves=max_leaves)
 
 
+def _with_definitions(schema: Any, bodies: dict[str, Any]) -> Any:
+    """``schema`` with a root ``$defs`` entry for each $ref target, if it uses any."""
+    if not isinstance(schema, dict) or '"$ref"' not in json.dumps(schema):
+        return schema
+    node = bodies["node"] if isinstance(bodies["node"], dict) else {}
+    recursive = {"$ref": "#/$defs/node"}
+    bodies = {**bodies, "node": {**node, "properties": {"a": recursive}, "items": recursive}}
+    return {**schema, "$defs": {**schema.get("$defs", {}), **bodies}}
+
+
 # Keywords that only speak to one type; a schema using them often says so, as real schemas do.
 TYPE_OF_KEYWORD = {
+    "multipleOf": "number",
+    "minimum": "number",
+    "exclusiveMinimum": "number",
+    "maximum": "number",
+    "exclusiveMaximum": "number",
     "minLength": "string",
     "maxLength": "string",
     "pattern": "string",
-    "required": "object",
-    "properties": "object",
+    "minItems": "array",
+    "maxItems": "array",
+    "uniqueItems": "array",
+    "prefixItems": "array",
     "items": "array",
+    "minProperties": "object",
+    "maxProperties": "object",
+    "required": "object",
+    "propertyNames": "object",
+    "properties": "object",
+    "additionalProperties": "object",
 }
 
 
@@ -198,10 +276,42 @@ def near_valid(draw: st.DrawFn, schema: Any) -> Any:
     (Python's ``re``) is a source of interesting strings, not of truth.
     """
     try:
-        return draw(_from_schema(json.dumps(schema, sort_keys=True)))
-    except InvalidArgument:
-        # It refuses some satisfiable schemas and all unsatisfiable ones (minLength above maxLength).
+        return draw(_from_schema(json.dumps(_as_draft7(schema), sort_keys=True)))
+    except Exception as error:
+        # It refuses unsatisfiable schemas (minLength above maxLength), recursive references and
+        # more; only Hypothesis's own control flow must pass through.
+        if isinstance(error, HypothesisException) and not isinstance(error, InvalidArgument):
+            raise
         return draw(json_values())
+
+
+_ONE_SUBSCHEMA = ("additionalProperties", "propertyNames", "not")
+
+
+def _as_draft7(schema: Any) -> Any:
+    """The draft-07 spelling hypothesis-jsonschema reads: definitions, and items as an array."""
+    if not isinstance(schema, dict):
+        return schema
+    translated: dict[str, Any] = {}
+    for keyword, value in schema.items():
+        if keyword in ("$defs", "definitions", "properties"):
+            target = "definitions" if keyword != "properties" else keyword
+            translated.setdefault(target, {}).update({name: _as_draft7(item) for name, item in value.items()})
+        elif keyword == "$ref":
+            translated[keyword] = value.replace("#/$defs/", "#/definitions/", 1)
+        elif keyword in ("allOf", "anyOf", "oneOf"):
+            translated[keyword] = [_as_draft7(item) for item in value]
+        elif keyword in _ONE_SUBSCHEMA:
+            translated[keyword] = _as_draft7(value)
+        elif keyword not in ("items", "prefixItems"):
+            translated[keyword] = value
+    if "prefixItems" in schema:
+        translated["items"] = [_as_draft7(item) for item in schema["prefixItems"]]
+        if "items" in schema:
+            translated["additionalItems"] = _as_draft7(schema["items"])
+    elif "items" in schema:
+        translated["items"] = _as_draft7(schema["items"])
+    return translated
 
 
 def _strings_changed(value: Any, change: Callable[[str], str]) -> Any:
@@ -215,10 +325,11 @@ def _strings_changed(value: Any, change: Callable[[str], str]) -> Any:
 
 
 def _twins(value: Any) -> list[Any]:
-    """``value`` with every string given Unicode look-alikes, and with a final newline added."""
+    """``value`` with every string given Unicode look-alikes, a final newline, or cut to one character."""
     return [
         _strings_changed(value, lambda text: text.translate(UNICODE_TWINS)),
         _strings_changed(value, lambda text: text + "\n"),
+        _strings_changed(value, lambda text: text[:1]),
     ]
 
 
@@ -229,10 +340,17 @@ def shaped(schema: Any) -> Strategy:
     shapes: list[Strategy] = []
     properties = schema.get("properties", {})
     names = [*properties, *(name for name in schema.get("required", []) if name not in properties)]
-    if names:
-        shapes.append(st.fixed_dictionaries({name: shaped(properties.get(name, True)) for name in names}))
-    if "items" in schema:
-        shapes.append(st.lists(shaped(schema["items"]), min_size=1, max_size=3))
+    if names or "additionalProperties" in schema:
+        extra = st.dictionaries(
+            st.sampled_from(PROPERTY_NAMES), shaped(schema.get("additionalProperties", True)), max_size=2
+        )
+        named = st.fixed_dictionaries({name: shaped(properties.get(name, True)) for name in names})
+        shapes.append(st.builds(lambda some, more: {**more, **some}, named, extra))
+    prefix = schema.get("prefixItems", [])
+    if prefix or "items" in schema:
+        rest = st.lists(shaped(schema.get("items", True)), max_size=2)
+        head = st.tuples(*(shaped(item) for item in prefix)).map(list)
+        shapes.append(st.builds(lambda first, then: [*first, *then], head, rest))
     return st.one_of(shapes) if shapes else json_values()
 
 

@@ -39,7 +39,7 @@ def test_annotations_are_accepted():
             "propertys",
             "did you mean 'properties'",
         ),
-        ({"items": {"minimum": 1}}, "/items/minimum", "minimum", "not supported"),
+        ({"items": {"contains": {}}}, "/items/contains", "contains", "not supported"),
         ({"if": True}, "/if", "if", "not supported"),
         ({"zzzz": 1}, "/zzzz", "zzzz", "unknown keyword"),
         ({"type": "str"}, "/type", "type", "unknown type"),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
-__all__ = ["json_type", "is_integer", "is_number", "json_equal", "find_non_json"]
+__all__ = ["json_type", "is_integer", "is_number", "json_equal", "json_key", "exact_number", "find_non_json"]
 
 
 def is_number(value: object) -> bool:
@@ -72,6 +73,33 @@ def json_equal(left: Any, right: Any) -> bool:
     if isinstance(left, str):
         return isinstance(right, str) and left == right
     return left is None and right is None
+
+
+def json_key(value: Any) -> Any:
+    """A hashable stand-in with JSON's equality: equal keys exactly when :func:`json_equal` holds."""
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, (int, float)):
+        # Python's own int/float equality and hashing are exact, so 1 and 1.0 meet and 2**53 + 1 does not.
+        return ("number", value)
+    if isinstance(value, str):
+        return ("string", value)
+    if isinstance(value, list):
+        return ("array", tuple(json_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((key, json_key(item)) for key, item in value.items()))
+    return ("null", None)
+
+
+def exact_number(value: int | float) -> Fraction:
+    """The number a JSON text means: ``0.07`` is 7/100, not the binary float nearest to it.
+
+    ``repr`` gives the shortest decimal that reads back as the same float, which is what a JSON
+    parser was given (or a text equivalent to it).
+    """
+    if isinstance(value, int):
+        return Fraction(value)
+    return Fraction(repr(value))
 
 
 def find_non_json(value: object) -> list[tuple[tuple[str | int, ...], str]]:

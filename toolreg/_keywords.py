@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 from ._errors import SchemaError, ValidationError
-from ._json import is_integer, is_number, json_equal, json_type
+from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
 from ._pointer import Token, to_pointer
 from ._regex import Pattern, RegexSyntaxError
 
-__all__ = ["Check", "Path", "Site", "KEYWORDS", "JSON_TYPES"]
+__all__ = ["Check", "Path", "Site", "Compiler", "KEYWORDS", "JSON_TYPES", "show", "no_check"]
 
 Path = tuple[Token, ...]
 # A check looks at one instance value at ``path`` and appends what is wrong to the list.
@@ -35,8 +36,22 @@ def show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _characters(count: int) -> str:
-    return f"{count} character" if count == 1 else f"{count} characters"
+def _count(number: int, noun: str, plural: str = "") -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {plural or noun + 's'}"
+
+
+def no_check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    return None
+
+
+class Compiler(Protocol):
+    """What a keyword function may ask of the schema walk (see ``_schema``)."""
+
+    def compile(self, schema: Any, location: Path) -> Check: ...
+
+    def applies_in_place(self, source: Path, target: Path) -> None: ...
+
+    def reference(self, ref: str, location: Path) -> Check: ...
 
 
 @dataclass(frozen=True)
@@ -46,7 +61,7 @@ class Site:
     keyword: str
     location: Path
     schema: dict[str, Any]
-    compile_subschema: Callable[[Any, Path], Check]
+    compiler: Compiler
 
     @property
     def pointer(self) -> str:
@@ -60,18 +75,39 @@ class Site:
         )
 
     def subschema(self, schema: Any, *below: Token) -> Check:
-        return self.compile_subschema(schema, self.location + below)
+        """A subschema that applies to a part of the instance (a property, an item, a name)."""
+        return self.compiler.compile(schema, self.location + below)
+
+    def in_place(self, schema: Any, *below: Token) -> Check:
+        """A subschema that applies to the instance itself, as in allOf, anyOf, oneOf and not."""
+        self.compiler.applies_in_place(self.location[:-1], self.location + below)
+        return self.compiler.compile(schema, self.location + below)
 
     def non_negative_integer(self, value: Any) -> int:
         if not is_integer(value) or value < 0:
             self.refuse(f"must be a non-negative integer, not {show(value)}")
         return int(value)
 
+    def number(self, value: Any) -> int | float:
+        if not is_number(value):
+            self.refuse(f"must be a number, not {show(value)}")
+        return value  # type: ignore[no-any-return]
+
+    def schemas(self, value: Any, *, in_place: bool) -> list[Check]:
+        if not isinstance(value, list) or not value:
+            self.refuse("must be a non-empty array of schemas")
+        compile_one = self.in_place if in_place else self.subschema
+        return [compile_one(schema, index) for index, schema in enumerate(value)]
+
     def failure(self, path: Path, message: str, **facts: Any) -> ValidationError:
         return ValidationError(to_pointer(path), self.pointer, self.keyword, message, facts)
 
 
+# -- any instance -----------------------------------------------------------------------------
+
+
 def _type(value: Any, site: Site) -> Check:
+    """The instance has one of the named JSON types (``1.0`` is an integer, ``true`` is not)."""
     names = value if isinstance(value, list) else [value]
     if not names or not all(isinstance(name, str) for name in names):
         site.refuse("must be a type name or a non-empty list of type names")
@@ -97,21 +133,240 @@ def _type(value: Any, site: Site) -> Check:
     return check
 
 
-def _properties(value: Any, site: Site) -> Check:
-    if not isinstance(value, dict):
-        site.refuse("must be an object mapping property names to schemas")
-    children = [(name, site.subschema(schema, name)) for name, schema in value.items()]
+def _enum(value: Any, site: Site) -> Check:
+    """The instance equals one of the values, as JSON compares them (``1 == 1.0``, ``1 != true``)."""
+    if not isinstance(value, list):
+        site.refuse("must be an array of the allowed values")
+    allowed = value
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, dict):
-            for name, child in children:
-                if name in instance:
-                    child(instance[name], path + (name,), errors)
+        if not any(json_equal(instance, option) for option in allowed):
+            errors.append(site.failure(path, f"must be one of {show(allowed)}", allowed=allowed))
 
     return check
 
 
+def _const(value: Any, site: Site) -> Check:
+    """The instance equals the value, as JSON compares them."""
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if not json_equal(instance, value):
+            errors.append(site.failure(path, f"must be {show(value)}", const=value))
+
+    return check
+
+
+# -- numbers ----------------------------------------------------------------------------------
+
+
+def _multiple_of(value: Any, site: Site) -> Check:
+    """A number is an exact multiple: ``0.07`` is a multiple of ``0.01``, read as the decimals they are."""
+    if not is_number(value) or value <= 0:
+        site.refuse(f"must be a number greater than 0, not {show(value)}")
+    divisor = exact_number(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if is_number(instance) and (exact_number(instance) / divisor).denominator != 1:
+            errors.append(site.failure(path, f"must be a multiple of {show(value)}", multiple_of=value))
+
+    return check
+
+
+def _number_bound(site: Site, limit: int | float, word: str, breaks: Callable[[Any, Any], bool]) -> Check:
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        # Python compares int with float exactly, so 2**64 against 1.8e19 needs no rounding care.
+        if is_number(instance) and breaks(instance, limit):
+            message = f"must be {word} {show(limit)}, is {show(instance)}"
+            errors.append(site.failure(path, message, limit=limit, actual=instance))
+
+    return check
+
+
+def _minimum(value: Any, site: Site) -> Check:
+    """A number is at least the limit."""
+    return _number_bound(site, site.number(value), "at least", operator.lt)
+
+
+def _maximum(value: Any, site: Site) -> Check:
+    """A number is at most the limit."""
+    return _number_bound(site, site.number(value), "at most", operator.gt)
+
+
+def _exclusive(value: Any, site: Site, sibling: str) -> int | float:
+    if isinstance(value, bool):
+        # Draft 4 made it a flag on minimum/maximum; 2020-12 makes it the bound itself.
+        bound = show(site.schema[sibling]) if is_number(site.schema.get(sibling)) else "<the bound>"
+        site.refuse(
+            f'is a number in 2020-12, not a flag: write "{site.keyword}": {bound} '
+            f'instead of "{sibling}" with "{site.keyword}": true'
+        )
+    return site.number(value)
+
+
+def _exclusive_minimum(value: Any, site: Site) -> Check:
+    """A number is greater than the limit."""
+    return _number_bound(site, _exclusive(value, site, "minimum"), "greater than", operator.le)
+
+
+def _exclusive_maximum(value: Any, site: Site) -> Check:
+    """A number is less than the limit."""
+    return _number_bound(site, _exclusive(value, site, "maximum"), "less than", operator.ge)
+
+
+# -- strings ----------------------------------------------------------------------------------
+
+
+def _length_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
+    limit = site.non_negative_integer(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        # len() counts code points, as JSON Schema does; UTF-16 units would count "😀" twice.
+        if isinstance(instance, str) and breaks(len(instance), limit):
+            errors.append(
+                site.failure(
+                    path,
+                    f"must be {word} {_count(limit, 'character')} long, is {len(instance)}",
+                    limit=limit,
+                    length=len(instance),
+                )
+            )
+
+    return check
+
+
+def _min_length(value: Any, site: Site) -> Check:
+    """A string has at least this many code points."""
+    return _length_bound(value, site, "at least", operator.lt)
+
+
+def _max_length(value: Any, site: Site) -> Check:
+    """A string has at most this many code points."""
+    return _length_bound(value, site, "at most", operator.gt)
+
+
+def _pattern(value: Any, site: Site) -> Check:
+    """A string contains a match of the ECMA-262 regular expression (a search, not a full match)."""
+    if not isinstance(value, str):
+        site.refuse("must be a string holding an ECMA-262 regular expression")
+    try:
+        pattern = Pattern(value)
+    except RegexSyntaxError as error:
+        site.refuse(f"is not a valid ECMA-262 regular expression: {error}")
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, str) and not pattern.search(instance):
+            errors.append(site.failure(path, f"must match the pattern {show(value)}", pattern=value))
+
+    return check
+
+
+# -- arrays -----------------------------------------------------------------------------------
+
+
+def _item_count_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
+    limit = site.non_negative_integer(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list) and breaks(len(instance), limit):
+            message = f"must have {word} {_count(limit, 'item')}, has {len(instance)}"
+            errors.append(site.failure(path, message, limit=limit, actual=len(instance)))
+
+    return check
+
+
+def _min_items(value: Any, site: Site) -> Check:
+    """An array has at least this many items."""
+    return _item_count_bound(value, site, "at least", operator.lt)
+
+
+def _max_items(value: Any, site: Site) -> Check:
+    """An array has at most this many items."""
+    return _item_count_bound(value, site, "at most", operator.gt)
+
+
+def _unique_items(value: Any, site: Site) -> Check:
+    """No two items of an array are equal as JSON (``[1, 1.0]`` repeats, ``[1, true]`` does not)."""
+    if not isinstance(value, bool):
+        site.refuse(f"must be true or false, not {show(value)}")
+    if not value:
+        return no_check
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if not isinstance(instance, list):
+            return
+        seen: dict[Any, list[int]] = {}
+        for index, item in enumerate(instance):
+            seen.setdefault(json_key(item), []).append(index)
+        duplicates = [indices for indices in seen.values() if len(indices) > 1]
+        if duplicates:
+            which = "; ".join(f"items {', '.join(map(str, indices))} are equal" for indices in duplicates)
+            errors.append(site.failure(path, f"must have unique items: {which}", duplicates=duplicates))
+
+    return check
+
+
+def _prefix_items(value: Any, site: Site) -> Check:
+    """The first items of an array match the schemas at the same positions."""
+    children = site.schemas(value, in_place=False)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list):
+            for index, (item, child) in enumerate(zip(instance, children, strict=False)):
+                child(item, path + (index,), errors)
+
+    return check
+
+
+def _items(value: Any, site: Site) -> Check:
+    """Every item after those that ``prefixItems`` covers matches the schema."""
+    if isinstance(value, list):
+        site.refuse("as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'")
+    prefix = site.schema.get("prefixItems")
+    start = len(prefix) if isinstance(prefix, list) else 0
+    if value is False:
+        # One error for the whole array, as jsonschema reports it, rather than one per extra item.
+        def check_none_after(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if isinstance(instance, list) and len(instance) > start:
+                message = f"must have at most {_count(start, 'item')}, has {len(instance)}"
+                errors.append(site.failure(path, message, limit=start, actual=len(instance)))
+
+        return check_none_after
+    child = site.subschema(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list):
+            for index in range(start, len(instance)):
+                child(instance[index], path + (index,), errors)
+
+    return check
+
+
+# -- objects ----------------------------------------------------------------------------------
+
+
+def _property_count_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
+    limit = site.non_negative_integer(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict) and breaks(len(instance), limit):
+            message = f"must have {word} {_count(limit, 'property', 'properties')}, has {len(instance)}"
+            errors.append(site.failure(path, message, limit=limit, actual=len(instance)))
+
+    return check
+
+
+def _min_properties(value: Any, site: Site) -> Check:
+    """An object has at least this many properties."""
+    return _property_count_bound(value, site, "at least", operator.lt)
+
+
+def _max_properties(value: Any, site: Site) -> Check:
+    """An object has at most this many properties."""
+    return _property_count_bound(value, site, "at most", operator.gt)
+
+
 def _required(value: Any, site: Site) -> Check:
+    """An object has each named property; one error per missing name."""
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         site.refuse("must be a list of property names")
     if len(set(value)) != len(value):
@@ -127,87 +382,212 @@ def _required(value: Any, site: Site) -> Check:
     return check
 
 
-def _enum(value: Any, site: Site) -> Check:
-    if not isinstance(value, list):
-        site.refuse("must be an array of the allowed values")
-    allowed = value
+def _property_names(value: Any, site: Site) -> Check:
+    """Every property name of an object, as a string, matches the schema."""
+    child = site.subschema(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if not any(json_equal(instance, option) for option in allowed):
-            errors.append(site.failure(path, f"must be one of {show(allowed)}", allowed=allowed))
-
-    return check
-
-
-def _length_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
-    limit = site.non_negative_integer(value)
-
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, str) and breaks(len(instance), limit):
-            errors.append(
-                site.failure(
-                    path,
-                    f"must be {word} {_characters(limit)} long, is {len(instance)}",
-                    limit=limit,
-                    length=len(instance),
+        if not isinstance(instance, dict):
+            return
+        for name in instance:
+            found: list[ValidationError] = []
+            child(name, path, found)
+            # The error stands at the object, as jsonschema places it; the name says which one.
+            errors.extend(
+                dataclasses.replace(
+                    error,
+                    message=f"property name {show(name)} {error.message}",
+                    facts={**error.facts, "property_name": name},
                 )
+                for error in found
             )
 
     return check
 
 
-def _min_length(value: Any, site: Site) -> Check:
-    return _length_bound(value, site, "at least", operator.lt)
-
-
-def _max_length(value: Any, site: Site) -> Check:
-    return _length_bound(value, site, "at most", operator.gt)
-
-
-def _pattern(value: Any, site: Site) -> Check:
-    if not isinstance(value, str):
-        site.refuse("must be a string holding an ECMA-262 regular expression")
-    try:
-        pattern = Pattern(value)
-    except RegexSyntaxError as error:
-        site.refuse(f"is not a valid ECMA-262 regular expression: {error}")
+def _properties(value: Any, site: Site) -> Check:
+    """Each named property that is present matches its schema."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to schemas")
+    children = [(name, site.subschema(schema, name)) for name, schema in value.items()]
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, str) and not pattern.search(instance):
-            errors.append(site.failure(path, f"must match the pattern {show(value)}", pattern=value))
+        if isinstance(instance, dict):
+            for name, child in children:
+                if name in instance:
+                    child(instance[name], path + (name,), errors)
 
     return check
 
 
-def _items(value: Any, site: Site) -> Check:
-    if isinstance(value, list):
-        site.refuse("as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'")
+def _additional_properties(value: Any, site: Site) -> Check:
+    """Every property not named in ``properties`` matches the schema."""
+    named = site.schema.get("properties")
+    known = frozenset(named) if isinstance(named, dict) else frozenset()
+    allowed = sorted(known)
     if value is False:
-        # One error for the whole array, as jsonschema reports it, rather than one per element.
-        def check_empty(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-            if isinstance(instance, list) and instance:
-                count = len(instance)
-                errors.append(site.failure(path, f"must have no items, has {count}", limit=0, actual=count))
+        # One error listing every extra name, as jsonschema reports it.
+        def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if isinstance(instance, dict):
+                extra = [name for name in instance if name not in known]
+                if extra:
+                    names = ", ".join(map(show, extra))
+                    noun = "property" if len(extra) == 1 else "properties"
+                    message = f"must not have the {noun} {names}"
+                    errors.append(site.failure(path, message, extra=extra, allowed=allowed))
 
-        return check_empty
+        return check_no_extra
     child = site.subschema(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, list):
-            for index, item in enumerate(instance):
-                child(item, path + (index,), errors)
+        if isinstance(instance, dict):
+            for name, item in instance.items():
+                if name not in known:
+                    child(item, path + (name,), errors)
 
     return check
+
+
+# -- combinators and references ---------------------------------------------------------------
+
+
+def _all_of(value: Any, site: Site) -> Check:
+    """The instance matches every schema; their errors are reported as they are."""
+    branches = site.schemas(value, in_place=True)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        for branch in branches:
+            branch(instance, path, errors)
+
+    return check
+
+
+def _branch_errors(branches: list[Check], instance: Any, path: Path) -> list[list[ValidationError]]:
+    outcomes = []
+    for branch in branches:
+        found: list[ValidationError] = []
+        branch(instance, path, found)
+        outcomes.append(found)
+    return outcomes
+
+
+def _no_branch_matched(
+    site: Site, path: Path, outcomes: list[list[ValidationError]], rule: str
+) -> ValidationError:
+    """One error for the instance, with every branch's errors, and the branch for its type named."""
+    pointer = to_pointer(path)
+    branches = [[error.to_dict() for error in found] for found in outcomes]
+    # A branch "fits the type" when it has no type error at the instance itself: for the common
+    # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
+    fitting = [
+        index
+        for index, found in enumerate(outcomes)
+        if not any(error.keyword == "type" and error.path == pointer for error in found)
+    ]
+    message = f"must match {rule} of the {len(outcomes)} schemas in {site.keyword}"
+    if len(fitting) != 1:
+        return site.failure(path, message, branches=branches)
+    index = fitting[0]
+    details = "; ".join(
+        error.message if error.path == pointer else f"at {error.path}: {error.message}"
+        for error in outcomes[index]
+    )
+    return site.failure(
+        path,
+        f"{message}; the one for its type ({site.keyword}/{index}) says: {details}",
+        branches=branches,
+        branch=index,
+        branch_errors=branches[index],
+    )
+
+
+def _any_of(value: Any, site: Site) -> Check:
+    """The instance matches at least one schema; otherwise one error carrying every branch's errors."""
+    branches = site.schemas(value, in_place=True)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        outcomes = _branch_errors(branches, instance, path)
+        if all(outcomes):
+            errors.append(_no_branch_matched(site, path, outcomes, "at least one"))
+
+    return check
+
+
+def _one_of(value: Any, site: Site) -> Check:
+    """The instance matches exactly one schema; the error says which matched, or what each wanted."""
+    branches = site.schemas(value, in_place=True)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        outcomes = _branch_errors(branches, instance, path)
+        matched = [index for index, found in enumerate(outcomes) if not found]
+        if not matched:
+            errors.append(_no_branch_matched(site, path, outcomes, "exactly one"))
+        elif len(matched) > 1:
+            which = ", ".join(map(str, matched))
+            message = f"must match exactly one of the {len(branches)} schemas in oneOf, matches {which}"
+            errors.append(site.failure(path, message, matched=matched))
+
+    return check
+
+
+def _not(value: Any, site: Site) -> Check:
+    """The instance does not match the schema."""
+    child = site.in_place(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        found: list[ValidationError] = []
+        child(instance, path, found)
+        if not found:
+            errors.append(site.failure(path, "must not match the schema in 'not'"))
+
+    return check
+
+
+def _ref(value: Any, site: Site) -> Check:
+    """The instance matches the schema at a local JSON Pointer (``#``, ``#/$defs/name``, ``#/...``)."""
+    if not isinstance(value, str):
+        site.refuse(f"must be a string, not {show(value)}")
+    return site.compiler.reference(value, site.location)
+
+
+def _definitions(value: Any, site: Site) -> Check:
+    """Schemas kept for ``$ref``; each is checked now, and none applies by itself."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping names to schemas")
+    for name, schema in value.items():
+        site.subschema(schema, name)
+    return no_check
 
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
 KEYWORDS: dict[str, Callable[[Any, Site], Check]] = {
+    "$ref": _ref,
     "type": _type,
     "enum": _enum,
+    "const": _const,
+    "multipleOf": _multiple_of,
+    "minimum": _minimum,
+    "exclusiveMinimum": _exclusive_minimum,
+    "maximum": _maximum,
+    "exclusiveMaximum": _exclusive_maximum,
     "minLength": _min_length,
     "maxLength": _max_length,
     "pattern": _pattern,
-    "required": _required,
-    "properties": _properties,
+    "minItems": _min_items,
+    "maxItems": _max_items,
+    "uniqueItems": _unique_items,
+    "prefixItems": _prefix_items,
     "items": _items,
+    "minProperties": _min_properties,
+    "maxProperties": _max_properties,
+    "required": _required,
+    "propertyNames": _property_names,
+    "properties": _properties,
+    "additionalProperties": _additional_properties,
+    "allOf": _all_of,
+    "anyOf": _any_of,
+    "oneOf": _one_of,
+    "not": _not,
+    "$defs": _definitions,
+    "definitions": _definitions,
 }

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
+from urllib.parse import unquote
 
 from ._errors import SchemaError, ValidationError
 from ._json import find_non_json
-from ._keywords import KEYWORDS, Check, Path, Site
-from ._pointer import to_pointer
+from ._keywords import KEYWORDS, Check, Path, Site, no_check
+from ._pointer import split, to_pointer
 
 __all__ = ["check_schema", "compile_schema", "ANNOTATIONS"]
+
+_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 DIALECTS = frozenset(
     {
@@ -35,95 +39,158 @@ ANNOTATIONS: dict[str, tuple[str, Any]] = {
     "$schema": ("the 2020-12 or draft-07 meta-schema URI", lambda v: v in DIALECTS),
 }
 
-# JSON Schema keywords (2020-12 and older drafts) that toolreg knows but does not support yet.
+# JSON Schema keywords (2020-12 and older drafts) that toolreg knows but does not support.
 KNOWN_UNSUPPORTED = frozenset(
     (
-        "$id",
-        "$anchor",
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$recursiveRef",
-        "$recursiveAnchor",
         "$vocabulary",
-        "$ref",
-        "$defs",
-        "definitions",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
+        "$dynamicAnchor",
+        "$recursiveAnchor",
         "if",
         "then",
         "else",
         "dependentSchemas",
         "dependentRequired",
-        "dependencies",
-        "prefixItems",
-        "additionalItems",
         "contains",
         "minContains",
         "maxContains",
         "patternProperties",
-        "additionalProperties",
-        "propertyNames",
         "unevaluatedItems",
         "unevaluatedProperties",
-        "const",
-        "multipleOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minProperties",
-        "maxProperties",
         "contentEncoding",
         "contentMediaType",
         "contentSchema",
     )
 )
 
-# Forms from other dialects, with how to say the same in 2020-12.
+# Forms from other dialects, and features toolreg leaves out, with what to write instead.
 REWRITES = {
     "nullable": "'nullable' is OpenAPI, not JSON Schema; add \"null\" to a type list instead",
+    "additionalItems": "'additionalItems' is draft 2019-09 and older; in 2020-12 'items' applies after "
+    "'prefixItems'",
+    "dependencies": "'dependencies' is draft-07; 2020-12 splits it into dependentRequired and "
+    "dependentSchemas, which toolreg does not support",
+    "$id": "'$id' is not supported: toolreg resolves only local references ('#' and '#/...' JSON Pointers)",
+    "$anchor": "'$anchor' is not supported: refer to the schema by a JSON Pointer ('#/$defs/name')",
+    "$dynamicRef": "'$dynamicRef' is not supported: use '$ref' with a local JSON Pointer",
+    "$recursiveRef": "'$recursiveRef' is draft 2019-09 and not supported: use '$ref' with a local pointer",
 }
 
+# An edge between two schemas applied to the same value: the target, and the $ref that made it, if any.
+_Edge = tuple[str, str | None]
 
-def _compile(schema: Any, location: Path) -> Check:
-    if schema is True:
-        return _accept
-    if schema is False:
+
+class _Compiler:
+    """One walk over one schema document: each location compiled once, local ``$ref``s resolved."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.checks: dict[str, Check] = {}
+        self.compiling: set[str] = set()
+        # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
+        # never reaches a smaller part of the value, so evaluating it would never end.
+        self.in_place: dict[str, list[_Edge]] = {}
+
+    def compile(self, schema: Any, location: Path) -> Check:
+        pointer = to_pointer(location)
+        if pointer in self.checks:
+            return self.checks[pointer]
+        if pointer in self.compiling:
+            # A recursive $ref: the check is looked up when it runs, by which time it exists.
+            checks = self.checks
+
+            def later(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+                checks[pointer](instance, path, errors)
+
+            return later
+        self.compiling.add(pointer)
+        check = self._compile_new(schema, location)
+        self.compiling.discard(pointer)
+        self.checks[pointer] = check
+        return check
+
+    def applies_in_place(self, source: Path, target: Path, via_ref: str | None = None) -> None:
+        self.in_place.setdefault(to_pointer(source), []).append((to_pointer(target), via_ref))
+
+    def reference(self, ref: str, location: Path) -> Check:
         pointer = to_pointer(location)
 
-        def reject(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-            errors.append(ValidationError(to_pointer(path), pointer, "false", "no value is allowed here"))
+        def refuse(reason: str) -> SchemaError:
+            return SchemaError(f"'$ref' {ref!r} {reason}", schema_path=pointer, keyword="$ref")
 
-        return reject
-    if not isinstance(schema, dict):
-        raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
-    for keyword, value in schema.items():
-        _admit(keyword, value, location)
-    checks = [
-        build(schema[keyword], Site(keyword, location + (keyword,), schema, _compile))
-        for keyword, build in KEYWORDS.items()
-        if keyword in schema
-    ]
-    if not checks:
-        return _accept
-    if len(checks) == 1:
-        return checks[0]
+        if not ref.startswith("#"):
+            raise refuse("is not a local reference: toolreg resolves only '#' and '#/...' JSON Pointers")
+        # A URI fragment: percent-decoding first, then RFC 6901's ~1 and ~0.
+        fragment = unquote(ref[1:])
+        if fragment and not fragment.startswith("/"):
+            raise refuse("names an anchor, which toolreg does not support; use a pointer like '#/$defs/name'")
+        target, resolved = self.root, list[str | int]()
+        for token in split(fragment):
+            step: str | int = token
+            if isinstance(target, list) and _ARRAY_INDEX.fullmatch(token) and int(token) < len(target):
+                step = int(token)
+            elif not isinstance(target, dict) or token not in target:
+                raise refuse(f"points at nothing: there is no {token!r} at {to_pointer(resolved) or '#'!r}")
+            target = target[step]
+            resolved.append(step)
+        self.applies_in_place(location[:-1], tuple(resolved), via_ref=pointer)
+        return self.compile(target, tuple(resolved))
 
-    def check_all(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        for check in checks:
-            check(instance, path, errors)
+    def refuse_endless_loops(self) -> None:
+        """Refuse a cycle of schemas that apply to the same value, naming a ``$ref`` on it."""
+        finished: set[str] = set()
+        for start in sorted(self.in_place):
+            self._visit(start, None, [], finished)
 
-    return check_all
+    def _visit(self, node: str, via: str | None, trail: list[_Edge], finished: set[str]) -> None:
+        if node in finished:
+            return
+        on_trail = [visited for visited, _ in trail]
+        if node in on_trail:
+            # The edges of the loop itself: the one into its first node came from outside it.
+            edges = [edge for _, edge in trail[on_trail.index(node) + 1 :]] + [via]
+            ref = next(edge for edge in edges if edge is not None)
+            raise SchemaError(
+                f"'$ref' leads back to {'#' + node!r} without applying to any part of the value "
+                "(only through allOf, anyOf, oneOf, not or $ref), so checking it would never end",
+                schema_path=ref,
+                keyword="$ref",
+            )
+        trail.append((node, via))
+        for target, edge in self.in_place.get(node, []):
+            self._visit(target, edge, trail, finished)
+        trail.pop()
+        finished.add(node)
 
+    def _compile_new(self, schema: Any, location: Path) -> Check:
+        if schema is True:
+            return no_check
+        if schema is False:
+            pointer = to_pointer(location)
 
-def _accept(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-    return None
+            def reject(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+                errors.append(ValidationError(to_pointer(path), pointer, "false", "no value is allowed here"))
+
+            return reject
+        if not isinstance(schema, dict):
+            raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
+        for keyword, value in schema.items():
+            _admit(keyword, value, location)
+        built = [
+            build(schema[keyword], Site(keyword, location + (keyword,), schema, self))
+            for keyword, build in KEYWORDS.items()
+            if keyword in schema
+        ]
+        checks = [check for check in built if check is not no_check]
+        if not checks:
+            return no_check
+        if len(checks) == 1:
+            return checks[0]
+
+        def check_all(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            for check in checks:
+                check(instance, path, errors)
+
+        return check_all
 
 
 def _admit(keyword: str, value: Any, location: Path) -> None:
@@ -153,7 +220,10 @@ def compile_schema(schema: Any) -> Check:
     if problems:
         path, reason = problems[0]
         raise SchemaError(f"a schema must be JSON, but holds {reason}", schema_path=to_pointer(path))
-    return _compile(schema, ())
+    compiler = _Compiler(schema)
+    check = compiler.compile(schema, ())
+    compiler.refuse_endless_loops()
+    return check
 
 
 def check_schema(schema: Any) -> None:

@@ -1,0 +1,311 @@
+"""The keywords real catalogs use beyond the core: bounds, combinators, references and friends."""
+
+import pytest
+
+import toolreg
+
+
+def found(schema, instance):
+    return [(e.path, e.keyword) for e in toolreg.validate(schema, instance)]
+
+
+def only(schema, instance):
+    [error] = toolreg.validate(schema, instance)
+    return error
+
+
+def refusal(schema):
+    with pytest.raises(toolreg.SchemaError) as caught:
+        toolreg.check_schema(schema)
+    return caught.value
+
+
+# -- numbers ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("keyword", "limit", "good", "bad"),
+    [
+        ("minimum", 3, [3, 3.0, 4, 10**30], [2, 2.999, -(10**30)]),
+        ("maximum", 3, [3, 2.5, -(10**30)], [3.0001, 4, 10**30]),
+        ("exclusiveMinimum", 3, [3.0001, 4], [3, 3.0, 2]),
+        ("exclusiveMaximum", 3, [2.999, 2], [3, 3.0, 4]),
+        ("maximum", 2**64 - 1, [2**64 - 1], [2**64, 1.8446744073709552e19]),
+        (
+            "exclusiveMaximum",
+            9.727837981879871e26,
+            [9.727837981879870e26],
+            [972783798187987123879878123.18878137],
+        ),
+        ("minimum", 0.1, [0.1, 1], [0.09999999999999999, 0]),
+    ],
+)
+def test_number_bounds_compare_exactly(keyword, limit, good, bad):
+    for value in good:
+        assert toolreg.validate({keyword: limit}, value) == [], value
+    for value in bad:
+        error = only({keyword: limit}, value)
+        assert (error.keyword, error.facts["limit"], error.facts["actual"]) == (keyword, limit, value)
+    assert toolreg.validate({keyword: limit}, "not a number") == []
+    assert toolreg.validate({keyword: limit}, True) == []
+
+
+def test_multiple_of_is_exact_for_decimals():
+    assert toolreg.validate({"multipleOf": 0.01}, 0.07) == []
+    assert toolreg.validate({"multipleOf": 0.0001}, 0.0075) == []
+    assert toolreg.validate({"multipleOf": 0.5, "type": "integer"}, 1e308) == []
+    assert toolreg.validate({"multipleOf": 2}, 10**40) == []
+    assert found({"multipleOf": 0.1}, 133002.30000000002) == [("", "multipleOf")]
+    assert found({"multipleOf": 2}, 7) == [("", "multipleOf")]
+    assert found({"multipleOf": 1e-8}, 1e-9) == [("", "multipleOf")]
+    assert only({"multipleOf": 3}, 4).facts["multiple_of"] == 3
+    assert toolreg.validate({"multipleOf": 3}, True) == []
+
+
+# -- arrays -----------------------------------------------------------------------------------
+
+
+def test_item_counts():
+    assert only({"minItems": 2}, [1]).to_dict() == {
+        "path": "",
+        "schema_path": "/minItems",
+        "keyword": "minItems",
+        "message": "must have at least 2 items, has 1",
+        "limit": 2,
+        "actual": 1,
+    }
+    assert only({"maxItems": 1}, [1, 2]).facts["actual"] == 2
+    assert toolreg.validate({"minItems": 2, "maxItems": 2}, [1, 2]) == []
+    assert toolreg.validate({"minItems": 2}, "ab") == []
+
+
+def test_unique_items_uses_json_equality():
+    assert only({"uniqueItems": True}, [1, 1.0]).facts["duplicates"] == [[0, 1]]
+    assert toolreg.validate({"uniqueItems": True}, [1, True]) == []
+    assert toolreg.validate({"uniqueItems": True}, [0, False, [0], [False], {"a": 0}, {"a": False}]) == []
+    assert only({"uniqueItems": True}, [{"a": [1], "b": 2}, {"b": 2.0, "a": [1.0]}, 3, 3]).facts[
+        "duplicates"
+    ] == [[0, 1], [2, 3]]
+    assert toolreg.validate({"uniqueItems": False}, [1, 1]) == []
+    assert toolreg.validate({"uniqueItems": True}, [2**53, 2**53 + 1]) == []
+
+
+def test_prefix_items_then_items():
+    schema = {"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": {"type": "boolean"}}
+    assert toolreg.validate(schema, ["a", 1, True, False]) == []
+    assert toolreg.validate(schema, ["a"]) == []
+    assert found(schema, [1, "a", None]) == [("/0", "type"), ("/1", "type"), ("/2", "type")]
+    error = only({"prefixItems": [{}], "items": False}, [1, 2, 3])
+    assert (error.keyword, error.facts["limit"], error.facts["actual"]) == ("items", 1, 3)
+    assert toolreg.validate({"prefixItems": [{}], "items": False}, [1]) == []
+
+
+# -- objects ----------------------------------------------------------------------------------
+
+
+def test_property_counts():
+    assert only({"minProperties": 1}, {}).message == "must have at least 1 property, has 0"
+    assert only({"maxProperties": 1}, {"a": 1, "b": 2}).facts == {"limit": 1, "actual": 2}
+
+
+def test_additional_properties_false_lists_every_extra_name():
+    schema = {"properties": {"a": {}, "b": {}}, "additionalProperties": False}
+    error = only(schema, {"a": 1, "z/": 2, "~": 3})
+    assert (error.path, error.keyword) == ("", "additionalProperties")
+    assert error.facts["extra"] == ["z/", "~"] and error.facts["allowed"] == ["a", "b"]
+    assert toolreg.validate(schema, {"a": 1}) == []
+
+
+def test_additional_properties_schema_applies_to_other_names_only():
+    schema = {"properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}}
+    assert toolreg.validate(schema, {"a": "x", "b": 1}) == []
+    assert found(schema, {"a": 1, "b/c": "x"}) == [("/a", "type"), ("/b~1c", "type")]
+
+
+def test_property_names_report_at_the_object_and_name_the_name():
+    error = only({"propertyNames": {"pattern": "^[a-z]+$"}}, {"ok": 1, "Bad": 2})
+    assert (error.path, error.schema_path, error.keyword) == ("", "/propertyNames/pattern", "pattern")
+    assert error.facts["property_name"] == "Bad" and '"Bad"' in error.message
+    assert found({"propertyNames": False}, {"a": 1}) == [("", "false")]
+    assert toolreg.validate({"propertyNames": False}, {}) == []
+
+
+def test_const_uses_json_equality():
+    assert toolreg.validate({"const": 1}, 1.0) == []
+    assert toolreg.validate({"const": {"a": [1]}}, {"a": [1.0]}) == []
+    assert found({"const": 1}, True) == [("", "const")]
+    assert found({"const": False}, 0) == [("", "const")]
+    assert only({"const": None}, 0).facts["const"] is None
+
+
+# -- combinators ------------------------------------------------------------------------------
+
+
+def test_all_of_reports_each_branch_error_as_it_is():
+    schema = {"allOf": [{"type": "string"}, {"minLength": 3}]}
+    assert found(schema, "ab") == [("", "minLength")]
+    assert only(schema, "ab").schema_path == "/allOf/1/minLength"
+
+
+def test_any_of_names_the_branch_for_the_value_type():
+    schema = {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}
+    assert toolreg.validate(schema, None) == []
+    error = only(schema, "")
+    assert (error.keyword, error.facts["branch"]) == ("anyOf", 0)
+    assert [e["keyword"] for e in error.facts["branch_errors"]] == ["minLength"]
+    assert "at least 1 character" in error.message
+    assert [[e["keyword"] for e in branch] for branch in error.facts["branches"]] == [["minLength"], ["type"]]
+    unmatched = only(schema, 5)
+    assert "branch" not in unmatched.facts and len(unmatched.facts["branches"]) == 2
+
+
+def test_any_of_branch_errors_keep_their_pointers():
+    schema = {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "null"}]}
+    error = only(schema, {"a": 1})
+    assert error.facts["branch_errors"][0]["path"] == "/a"
+    assert "at /a: expected string" in error.message
+
+
+def test_one_of_says_which_branches_matched():
+    schema = {"oneOf": [{"type": "integer"}, {"minimum": 0}]}
+    assert toolreg.validate(schema, -1) == []
+    assert toolreg.validate(schema, 0.5) == []
+    error = only(schema, 3)
+    assert (error.keyword, error.facts["matched"]) == ("oneOf", [0, 1])
+    assert only(schema, -0.5).facts["branches"]
+
+
+def test_not():
+    assert found({"not": {"type": "string"}}, "x") == [("", "not")]
+    assert toolreg.validate({"not": {"type": "string"}}, 1) == []
+    assert found({"not": True}, 1) == [("", "not")]
+
+
+# -- references -------------------------------------------------------------------------------
+
+
+def test_refs_to_defs_definitions_and_any_pointer():
+    schema = {
+        "$defs": {"name": {"type": "string"}, "a/b~c": {"type": "integer"}, "percent%": {"type": "null"}},
+        "definitions": {"old": {"type": "boolean"}},
+        "properties": {
+            "first": {"$ref": "#/$defs/name"},
+            "second": {"$ref": "#/properties/first"},
+            "escaped": {"$ref": "#/$defs/a~1b~0c"},
+            "percent": {"$ref": "#/$defs/percent%25"},
+            "legacy": {"$ref": "#/definitions/old"},
+        },
+    }
+    good = {"first": "x", "second": "y", "escaped": 1, "percent": None, "legacy": True}
+    assert toolreg.validate(schema, good) == []
+    bad = {"first": 1, "second": 1, "escaped": "x", "percent": 0, "legacy": 0}
+    assert [(e.path, e.schema_path) for e in toolreg.validate(schema, bad)] == [
+        ("/first", "/$defs/name/type"),
+        ("/second", "/$defs/name/type"),
+        ("/escaped", "/$defs/a~1b~0c/type"),
+        ("/percent", "/$defs/percent%/type"),
+        ("/legacy", "/definitions/old/type"),
+    ]
+
+
+def test_recursive_refs_work():
+    tree = {
+        "type": "object",
+        "properties": {"value": {"type": "integer"}, "children": {"type": "array", "items": {"$ref": "#"}}},
+        "additionalProperties": False,
+    }
+    assert toolreg.validate(tree, {"value": 1, "children": [{"value": 2, "children": []}]}) == []
+    assert found(tree, {"children": [{"children": [{"value": "x"}]}]}) == [
+        ("/children/0/children/0/value", "type")
+    ]
+
+
+def test_ref_applies_beside_sibling_keywords_and_to_boolean_targets():
+    schema = {"$defs": {"arr": {"type": "array"}, "no": False}, "$ref": "#/$defs/arr", "maxItems": 1}
+    assert found(schema, [1, 2]) == [("", "maxItems")]
+    assert found(schema, "x") == [("", "type")]
+    assert found({"$defs": {"no": False}, "$ref": "#/$defs/no"}, 1) == [("", "false")]
+
+
+def test_definitions_are_checked_even_when_unused():
+    error = refusal({"$defs": {"bad": {"type": "text"}}})
+    assert error.schema_path == "/$defs/bad/type"
+    assert refusal({"definitions": {"bad": {"minLenght": 1}}}).schema_path == "/definitions/bad/minLenght"
+
+
+@pytest.mark.parametrize(
+    ("schema", "pointer", "words"),
+    [
+        ({"$ref": "#"}, "/$ref", "never end"),
+        (
+            {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+            "/$defs/",
+            "never end",
+        ),
+        ({"allOf": [{"not": {"anyOf": [{"$ref": "#"}]}}]}, "/allOf/0/not/anyOf/0/$ref", "never end"),
+        ({"$ref": "https://example.com/schema"}, "/$ref", "not a local reference"),
+        ({"$ref": "other.json#/a"}, "/$ref", "not a local reference"),
+        ({"$ref": "#anchor"}, "/$ref", "anchor"),
+        ({"$ref": "#/$defs/missing"}, "/$ref", "points at nothing"),
+        ({"$ref": "#/items/01", "items": {}}, "/$ref", "points at nothing"),
+        ({"$ref": 5}, "/$ref", "string"),
+        ({"$ref": "#/title", "title": "t"}, "/title", "object or a boolean"),
+    ],
+)
+def test_bad_refs_are_refused(schema, pointer, words):
+    error = refusal(schema)
+    assert error.schema_path.startswith(pointer) and words in str(error)
+
+
+def test_a_ref_cycle_that_consumes_the_instance_is_fine():
+    toolreg.check_schema({"properties": {"next": {"$ref": "#"}}})
+    toolreg.check_schema({"$defs": {"a": {"items": {"$ref": "#/$defs/a"}}}, "anyOf": [{"$ref": "#/$defs/a"}]})
+    toolreg.check_schema({"$defs": {"a": {"propertyNames": {"$ref": "#/$defs/a"}}}, "$ref": "#/$defs/a"})
+
+
+# -- refusals with a fix ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("schema", "pointer", "words"),
+    [
+        ({"items": [{"type": "string"}]}, "/items", "prefixItems"),
+        ({"minimum": 3, "exclusiveMinimum": True}, "/exclusiveMinimum", '"exclusiveMinimum": 3'),
+        ({"maximum": 3, "exclusiveMaximum": False}, "/exclusiveMaximum", '"exclusiveMaximum": 3'),
+        ({"nullable": True}, "/nullable", "type list"),
+        ({"additionalItems": False}, "/additionalItems", "prefixItems"),
+        ({"$id": "https://example.com"}, "/$id", "local references"),
+        ({"$anchor": "a"}, "/$anchor", "JSON Pointer"),
+        ({"$dynamicRef": "#a"}, "/$dynamicRef", "not supported"),
+        ({"if": {}}, "/if", "not supported"),
+        ({"patternProperties": {}}, "/patternProperties", "not supported"),
+        ({"dependentRequired": {}}, "/dependentRequired", "not supported"),
+        ({"unevaluatedProperties": False}, "/unevaluatedProperties", "not supported"),
+        ({"contains": {}}, "/contains", "not supported"),
+        ({"contentMediaType": "text/plain"}, "/contentMediaType", "not supported"),
+        ({"multipleOf": 0}, "/multipleOf", "greater than 0"),
+        ({"multipleOf": -2}, "/multipleOf", "greater than 0"),
+        ({"minimum": "3"}, "/minimum", "number"),
+        ({"maximum": True}, "/maximum", "number"),
+        ({"minItems": -1}, "/minItems", "non-negative integer"),
+        ({"maxProperties": 1.5}, "/maxProperties", "non-negative integer"),
+        ({"uniqueItems": 1}, "/uniqueItems", "true or false"),
+        ({"prefixItems": []}, "/prefixItems", "non-empty array"),
+        ({"anyOf": {}}, "/anyOf", "non-empty array"),
+        ({"oneOf": [{}, 3]}, "/oneOf/1", "object or a boolean"),
+        ({"allOf": []}, "/allOf", "non-empty array"),
+        ({"not": "x"}, "/not", "object or a boolean"),
+        ({"$defs": []}, "/$defs", "object mapping"),
+        ({"additionalProperties": {"maxLenght": 1}}, "/additionalProperties/maxLenght", "maxLength"),
+        ({"propertyNames": 1}, "/propertyNames", "object or a boolean"),
+    ],
+)
+def test_refusals_say_what_to_write(schema, pointer, words):
+    error = refusal(schema)
+    assert error.schema_path == pointer
+    assert words in str(error)
+
+
+def test_errors_follow_the_table_order_across_keywords():
+    schema = {"not": {}, "anyOf": [False], "minItems": 5, "type": "object", "const": 1}
+    assert [e.keyword for e in toolreg.validate(schema, [])] == ["type", "const", "minItems", "anyOf", "not"]
