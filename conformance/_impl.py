@@ -11,12 +11,31 @@ from toolreg._pointer import to_pointer
 from ._official import Implementation
 from ._oracle import Finding
 
-__all__ = ["Implementation", "load", "findings", "toolreg_errors"]
+__all__ = ["Implementation", "FastPathMismatch", "load", "findings", "toolreg_errors"]
+
+
+class FastPathMismatch(AssertionError):
+    """toolreg's generated fast path and its reference walk gave different errors."""
+
+
+_last_compiled: list[tuple[Any, toolreg.Validator]] = []
 
 
 def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
-    """The default implementation under test."""
-    return toolreg.validate(schema, instance)
+    """The default implementation under test: toolreg's fast path, held to its reference walk too.
+
+    The two must return the same errors in the same order, messages and facts included.
+    """
+    if not _last_compiled or _last_compiled[0][0] is not schema:
+        # One schema is judged against several instances in a row: compile it once for them.
+        _last_compiled[:] = [(schema, toolreg.compile(schema))]
+    validator = _last_compiled[0][1]
+    fast, reference = validator.validate(instance), validator.validate_reference(instance)
+    if fast != reference:
+        raise FastPathMismatch(
+            f"fast path {[e.to_dict() for e in fast]} != reference {[e.to_dict() for e in reference]}"
+        )
+    return fast
 
 
 def load(spec: str) -> Implementation:

@@ -25,7 +25,11 @@ __all__ = [
 Strategy = st.SearchStrategy[Any]
 
 # Names where JSON Pointer escaping, emptiness, digits and non-ASCII can go wrong.
-PROPERTY_NAMES = ("a", "b", "", "/", "~", "a/b", "~1", "~0/", "0", "12", "é", "e\u0301", "😀", "$ref")
+# Quotes, backslashes, newlines and NUL probe the generated fast path, which must never paste a name.
+PROPERTY_NAMES = (
+    "a", "b", "", "/", "~", "a/b", "~1", "~0/", "0", "12", "é", "e\u0301", "😀", "$ref",
+    'q"', "\\", "\n", '"""', "\x00", "'",
+)  # fmt: skip
 
 # Values where Python's and JSON's ideas of equality, type and length part.
 CORNER_SCALARS: tuple[Any, ...] = (
@@ -170,8 +174,7 @@ def _plain_schemas(vocabulary: list[str], max_leaves: int) -> Strategy:
         chosen = st.lists(st.sampled_from(vocabulary), min_size=1, max_size=4, unique=True)
         return chosen.flatmap(
             lambda names: st.fixed_dictionaries(
-                {name: values[name] for name in names},
-                optional=_implied_type(names, vocabulary),
+                {name: values[name] for name in names} | _implied_type(names, vocabulary)
             )
         )
 
@@ -191,7 +194,8 @@ def _with_definitions(schema: Any, bodies: dict[str, Any]) -> Any:
     return {**schema, "$defs": {**schema.get("$defs", {}), **bodies}}
 
 
-# Keywords that only speak to one type; a schema using them often says so, as real schemas do.
+# Keywords that only speak to one type; a schema using them says so, as real schemas do, unless it
+# mixes types (minLength beside minItems) or draws its own "type".
 TYPE_OF_KEYWORD = {
     "multipleOf": "number",
     "minimum": "number",
@@ -325,12 +329,44 @@ def _strings_changed(value: Any, change: Callable[[str], str]) -> Any:
 
 
 def _twins(value: Any) -> list[Any]:
-    """``value`` with every string given Unicode look-alikes, a final newline, or cut to one character."""
+    """``value`` with look-alike, newline-ended or shortened strings, repeated items, moved numbers."""
     return [
         _strings_changed(value, lambda text: text.translate(UNICODE_TWINS)),
         _strings_changed(value, lambda text: text + "\n"),
         _strings_changed(value, lambda text: text[:1]),
+        _lists_repeated(value),
+        _numbers_changed(value, _moved_up),
+        _numbers_changed(value, lambda number: -_moved_up(number)),
     ]
+
+
+def _moved_up(number: int | float) -> int | float:
+    """Past any upper bound ``number`` kept to, and off the multiples (a float's 1/3 is none of 1e-8)."""
+    if type(number) is int:
+        return abs(number) * 2 + 1
+    return min(abs(number), 1e300) * 2 + 1 / 3
+
+
+def _numbers_changed(value: Any, change: Callable[[Any], Any]) -> Any:
+    """``value`` with every number moved, past the bounds a near-valid instance kept to."""
+    if type(value) in (int, float) and math.isfinite(value):
+        return change(value)
+    if isinstance(value, list):
+        return [_numbers_changed(item, change) for item in value]
+    if isinstance(value, dict):
+        return {key: _numbers_changed(item, change) for key, item in value.items()}
+    return value
+
+
+def _lists_repeated(value: Any) -> Any:
+    """``value`` with every array's first item repeated at its end, and 1 becoming 1.0 there."""
+    if isinstance(value, list):
+        items = [_lists_repeated(item) for item in value]
+        first = items[:1]
+        return items + [float(item) if type(item) is int and abs(item) < 2**53 else item for item in first]
+    if isinstance(value, dict):
+        return {key: _lists_repeated(item) for key, item in value.items()}
+    return value
 
 
 def shaped(schema: Any) -> Strategy:

@@ -12,7 +12,7 @@ from ._json import find_non_json
 from ._keywords import KEYWORDS, Check, Path, Site, no_check
 from ._pointer import split, to_pointer
 
-__all__ = ["check_schema", "compile_schema", "ANNOTATIONS"]
+__all__ = ["check_schema", "compile_schema", "Compiled", "ANNOTATIONS"]
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
@@ -89,6 +89,10 @@ class _Compiler:
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
         self.in_place: dict[str, list[_Edge]] = {}
+        # What the fast path (``_codegen``) reuses: each keyword's check, by the keyword's pointer,
+        # and where each $ref leads.
+        self.keyword_checks: dict[str, Check] = {}
+        self.ref_targets: dict[str, Path] = {}
 
     def compile(self, schema: Any, location: Path) -> Check:
         pointer = to_pointer(location)
@@ -133,6 +137,7 @@ class _Compiler:
             target = target[step]
             resolved.append(step)
         self.applies_in_place(location[:-1], tuple(resolved), via_ref=pointer)
+        self.ref_targets[pointer] = tuple(resolved)
         return self.compile(target, tuple(resolved))
 
     def refuse_endless_loops(self) -> None:
@@ -175,12 +180,13 @@ class _Compiler:
             raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
         for keyword, value in schema.items():
             _admit(keyword, value, location)
-        built = [
-            build(schema[keyword], Site(keyword, location + (keyword,), schema, self))
-            for keyword, build in KEYWORDS.items()
-            if keyword in schema
-        ]
-        checks = [check for check in built if check is not no_check]
+        checks = []
+        for keyword, build in KEYWORDS.items():
+            if keyword in schema:
+                check = build(schema[keyword], Site(keyword, location + (keyword,), schema, self))
+                self.keyword_checks[to_pointer(location + (keyword,))] = check
+                if check is not no_check:
+                    checks.append(check)
         if not checks:
             return no_check
         if len(checks) == 1:
@@ -214,16 +220,20 @@ def _admit(keyword: str, value: Any, location: Path) -> None:
     raise SchemaError(f"unknown keyword {keyword!r}{hint}", schema_path=pointer, keyword=keyword)
 
 
-def compile_schema(schema: Any) -> Check:
-    """Check ``schema`` and turn it into one check function; raises SchemaError."""
+def compile_schema(schema: Any) -> Compiled:
+    """Check ``schema`` and compile it: the root check, and every part the fast path reuses."""
     problems = find_non_json(schema)
     if problems:
         path, reason = problems[0]
         raise SchemaError(f"a schema must be JSON, but holds {reason}", schema_path=to_pointer(path))
     compiler = _Compiler(schema)
-    check = compiler.compile(schema, ())
+    compiler.compile(schema, ())
     compiler.refuse_endless_loops()
-    return check
+    return compiler
+
+
+# What compile_schema returns: the walk itself, its checks by pointer ("" is the root).
+Compiled = _Compiler
 
 
 def check_schema(schema: Any) -> None:

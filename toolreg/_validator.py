@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ._codegen import FastCheck, generate
 from ._errors import ValidationError
 from ._json import find_non_json
 from ._pointer import to_pointer
@@ -14,17 +15,42 @@ __all__ = ["Validator", "compile", "validate"]
 
 
 class Validator:
-    """A schema checked and compiled once, to validate any number of instances."""
+    """A schema checked and compiled once, to validate any number of instances.
 
-    __slots__ = ("schema", "_check")
+    ``validate`` runs generated straight-line code (see :attr:`source`), made at the first call;
+    ``validate_reference`` runs the readable recursive walk it is checked against. Both return
+    the same errors in the same order.
+    """
+
+    __slots__ = ("schema", "_compiled", "_source", "_fast")
 
     def __init__(self, schema: Any) -> None:
         # Our own copy, so a caller changing its dict later cannot change what we check.
         self.schema = copy.deepcopy(schema)
-        self._check = compile_schema(self.schema)
+        self._compiled = compile_schema(self.schema)
+        self._source: str | None = None
+        self._fast: FastCheck | None = None
+
+    @property
+    def source(self) -> str:
+        """The Python source of the fast path, for reading; constants live in its namespace."""
+        self._build()
+        assert self._source is not None
+        return self._source
+
+    def _build(self) -> FastCheck:
+        if self._fast is None:
+            self._source, self._fast = generate(self._compiled)
+        return self._fast
 
     def validate(self, instance: Any) -> list[ValidationError]:
         """Every error, in a deterministic order; an empty list when ``instance`` is valid."""
+        fast = self._fast or self._build()
+        errors = fast(instance)
+        return self.validate_reference(instance) if errors is None else errors
+
+    def validate_reference(self, instance: Any) -> list[ValidationError]:
+        """The same answer as :meth:`validate`, from the recursive reference walk."""
         problems = find_non_json(instance)
         if problems:
             # Schema keywords only speak of JSON values, so a non-JSON value is reported alone.
@@ -33,7 +59,7 @@ class Validator:
                 for path, reason in problems
             ]
         errors: list[ValidationError] = []
-        self._check(instance, (), errors)
+        self._compiled.checks[""](instance, (), errors)
         return errors
 
     def is_valid(self, instance: Any) -> bool:

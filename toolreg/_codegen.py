@@ -1,0 +1,347 @@
+"""The fast path: a compiled schema turned into straight-line Python source that finds the same errors.
+
+The generated code decides, with inline tests on exact types, whether each keyword fails; when
+one does, it calls that keyword's own check from the reference walk (``_keywords``), so every
+error, message and fact is the reference's, in the reference's order. It never builds a path
+or a pointer unless an error is reported.
+
+Safety: no text from the schema is ever written into the source. Property names, limits,
+enum values and patterns reach the code as constants in its namespace (``c0``, ``c1``, …);
+the source holds only identifiers the generator made and fixed keywords of Python.
+
+Values that are not plain JSON (a tuple, NaN, a subclass of ``int``, a non-string key…) make
+the generated code raise ``NotPlainJSON``; the validator then answers with the reference walk,
+which reports them. Every part of the instance is either tested by exact type or walked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ._errors import ValidationError
+from ._keywords import Path
+from ._pointer import to_pointer
+from ._regex import Pattern
+from ._schema import Compiled
+
+__all__ = ["NotPlainJSON", "generate", "plain_json"]
+
+FastCheck = Callable[[Any], "list[ValidationError] | None"]
+
+_STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
+_NUMBER_KEYWORDS = ("multipleOf", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+_ARRAY_KEYWORDS = ("minItems", "maxItems", "uniqueItems", "prefixItems", "items")
+_OBJECT_KEYWORDS = (
+    "minProperties", "maxProperties", "required", "propertyNames", "properties", "additionalProperties",
+)  # fmt: skip
+_TYPED_KEYWORDS = frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
+# A numeric bound fails when this comparison of the value with the limit holds.
+_BOUND_FAILS = {"minimum": "<", "exclusiveMinimum": "<=", "maximum": ">", "exclusiveMaximum": ">="}
+_TYPE_TESTS = {
+    "null": "{v} is None",
+    "boolean": "{t} is bool",
+    "integer": "({t} is int or ({t} is float and {v}.is_integer()))",
+    "number": "({t} is int or {t} is float)",
+    "string": "{t} is str",
+    "array": "{t} is list",
+    "object": "{t} is dict",
+}
+_SCALARS = frozenset({str, int, bool, type(None)})
+# Deeper than this, plain_json gives up and lets the reference walk decide, which has no such limit.
+_PLAIN_DEPTH = 200
+
+
+class NotPlainJSON(Exception):
+    """Raised by generated code on a value it cannot vouch for; the reference walk takes over."""
+
+
+def plain_json(value: Any, depth: int = 0) -> bool:
+    """True when ``value`` is JSON made of exact built-in types, finite floats and string keys."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return True
+    if kind is float:
+        return bool(value - value == 0)  # False for NaN and the infinities
+    if depth > _PLAIN_DEPTH:
+        return False
+    if kind is list:
+        return all(plain_json(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(type(key) is str and plain_json(item, depth + 1) for key, item in value.items())
+    return False
+
+
+class _Source:
+    """Lines of Python, fresh names, and the namespace that holds every constant."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.namespace: dict[str, Any] = {
+            "NotPlainJSON": NotPlainJSON,
+            "plain": plain_json,
+            "MISSING": object(),
+        }
+        self.counter = 0
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def constant(self, value: Any) -> str:
+        name = self.fresh("c")
+        self.namespace[name] = value
+        return name
+
+    def line(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+
+def _path_expression(tokens: list[str]) -> str:
+    """The path tuple, as an expression evaluated only when an error is reported."""
+    if tokens == ["*p"]:
+        return "p"
+    return "(" + ", ".join(tokens) + ",)"
+
+
+class _Generator:
+    def __init__(self, compiled: Compiled) -> None:
+        self.compiled = compiled
+        self.source = _Source()
+        self.functions: dict[str, str] = {}
+        self.pending: list[tuple[str, Any, Path]] = []
+
+    def function_for(self, location: Path) -> str:
+        """The name of the generated function for the schema at ``location``, written once."""
+        pointer = to_pointer(location)
+        if pointer not in self.functions:
+            self.functions[pointer] = self.source.fresh("f")
+            self.pending.append((self.functions[pointer], self._schema_at(location), location))
+        return self.functions[pointer]
+
+    def _schema_at(self, location: Path) -> Any:
+        schema = self.compiled.root
+        for token in location:
+            schema = schema[token]
+        return schema
+
+    def write_functions(self) -> None:
+        while self.pending:
+            name, schema, location = self.pending.pop(0)
+            self.source.line(0, f"def {name}(v, p, errors):")
+            start = len(self.source.lines)
+            self.emit(schema, location, "v", ["*p"], 1)
+            if len(self.source.lines) == start:
+                self.source.line(1, "pass")
+            self.source.line(0, "")
+
+    def keyword_check(self, location: Path, keyword: str) -> str:
+        return self.source.constant(self.compiled.keyword_checks[to_pointer(location + (keyword,))])
+
+    def report(self, location: Path, keyword: str, value: str, path: list[str], depth: int) -> None:
+        """Let the reference check of this keyword append its errors."""
+        check = self.keyword_check(location, keyword)
+        self.source.line(depth, f"{check}({value}, {_path_expression(path)}, errors)")
+
+    def emit(self, schema: Any, location: Path, value: str, path: list[str], depth: int) -> None:
+        line = self.source.line
+        if schema is True:
+            line(depth, f"if not plain({value}): raise NotPlainJSON")
+            return
+        if schema is False:
+            reject = self.source.constant(self.compiled.checks[to_pointer(location)])
+            line(depth, f"if not plain({value}): raise NotPlainJSON")
+            line(depth, f"{reject}({value}, {_path_expression(path)}, errors)")
+            return
+        kind = self.source.fresh("t")
+        line(depth, f"{kind} = type({value})")
+        if "$ref" in schema:
+            target = self.function_for(self.compiled.ref_targets[to_pointer(location + ("$ref",))])
+            line(depth, f"{target}({value}, {_path_expression(path)}, errors)")
+        if "type" in schema:
+            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            test = " or ".join(_TYPE_TESTS[name].format(t=kind, v=value) for name in names)
+            line(depth, f"if not ({test}):")
+            self.report(location, "type", value, path, depth + 1)
+        if "enum" in schema:
+            options = schema["enum"]
+            if options and all(isinstance(option, str) for option in options):
+                allowed = self.source.constant(frozenset(options))
+                line(depth, f"if not ({kind} is str and {value} in {allowed}):")
+                self.report(location, "enum", value, path, depth + 1)
+            else:
+                self.report(location, "enum", value, path, depth)
+        if "const" in schema:
+            self.report(location, "const", value, path, depth)
+        self.emit_by_type(schema, location, value, kind, path, depth)
+        for index, branch in enumerate(schema.get("allOf", ())):
+            self.emit(branch, location + ("allOf", index), value, path, depth)
+        for keyword in ("anyOf", "oneOf"):
+            if keyword in schema:
+                self.emit_branches(schema, location, keyword, value, path, depth)
+        if "not" in schema:
+            scratch = self.source.fresh("s")
+            line(depth, f"{scratch} = []")
+            line(depth, f"{self.function_for(location + ('not',))}({value}, (), {scratch})")
+            line(depth, f"if not {scratch}:")
+            self.report(location, "not", value, path, depth + 1)
+
+    def emit_branches(
+        self, schema: dict[str, Any], location: Path, keyword: str, value: str, path: list[str], depth: int
+    ) -> None:
+        line = self.source.line
+        passed = self.source.fresh("n")
+        line(depth, f"{passed} = 0")
+        for index in range(len(schema[keyword])):
+            scratch = self.source.fresh("s")
+            branch = self.function_for(location + (keyword, index))
+            line(depth, f"{scratch} = []")
+            line(depth, f"{branch}({value}, (), {scratch})")
+            line(depth, f"{passed} += not {scratch}")
+        line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}:")
+        self.report(location, keyword, value, path, depth + 1)
+
+    def emit_by_type(
+        self, schema: dict[str, Any], location: Path, value: str, kind: str, path: list[str], depth: int
+    ) -> None:
+        line = self.source.line
+        if not _TYPED_KEYWORDS & schema.keys():
+            line(depth, f"if not plain({value}): raise NotPlainJSON")
+            return
+        line(depth, f"if {kind} is str:")
+        self.emit_string(schema, location, value, path, depth + 1)
+        line(depth, f"elif {kind} is int or {kind} is float:")
+        line(depth + 1, f"if {kind} is float and not {value} - {value} == 0: raise NotPlainJSON")
+        self.emit_number(schema, location, value, path, depth + 1)
+        line(depth, f"elif {kind} is list:")
+        self.emit_array(schema, location, value, path, depth + 1)
+        line(depth, f"elif {kind} is dict:")
+        self.emit_object(schema, location, value, path, depth + 1)
+        line(depth, f"elif not ({kind} is bool or {value} is None):")
+        line(depth + 1, "raise NotPlainJSON")
+
+    def emit_string(
+        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
+    ) -> None:
+        line = self.source.line
+        line(depth, "pass")
+        if "minLength" in schema or "maxLength" in schema:
+            length = self.source.fresh("n")
+            line(depth, f"{length} = len({value})")
+            for keyword, fails in (("minLength", "<"), ("maxLength", ">")):
+                if keyword in schema:
+                    line(depth, f"if {length} {fails} {self.source.constant(int(schema[keyword]))}:")
+                    self.report(location, keyword, value, path, depth + 1)
+        if "pattern" in schema:
+            search = self.source.constant(Pattern(schema["pattern"]).search)
+            line(depth, f"if not {search}({value}):")
+            self.report(location, "pattern", value, path, depth + 1)
+
+    def emit_number(
+        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
+    ) -> None:
+        if "multipleOf" in schema:
+            self.report(location, "multipleOf", value, path, depth)
+        for keyword, fails in _BOUND_FAILS.items():
+            if keyword in schema:
+                self.source.line(depth, f"if {value} {fails} {self.source.constant(schema[keyword])}:")
+                self.report(location, keyword, value, path, depth + 1)
+
+    def emit_array(
+        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
+    ) -> None:
+        line = self.source.line
+        length = self.source.fresh("n")
+        line(depth, f"{length} = len({value})")
+        for keyword, fails in (("minItems", "<"), ("maxItems", ">")):
+            if keyword in schema:
+                line(depth, f"if {length} {fails} {self.source.constant(int(schema[keyword]))}:")
+                self.report(location, keyword, value, path, depth + 1)
+        if schema.get("uniqueItems") is True:
+            self.report(location, "uniqueItems", value, path, depth)
+        prefix = schema.get("prefixItems", [])
+        for index, item_schema in enumerate(prefix):
+            item = self.source.fresh("x")
+            line(depth, f"if {length} > {index}:")
+            line(depth + 1, f"{item} = {value}[{index}]")
+            item_path = [*path, str(index)]
+            self.emit(item_schema, location + ("prefixItems", index), item, item_path, depth + 1)
+        start = len(prefix)
+        items = schema.get("items", True)
+        position, item = self.source.fresh("i"), self.source.fresh("x")
+        line(depth, f"for {position} in range({start}, {length}):")
+        line(depth + 1, f"{item} = {value}[{position}]")
+        if items is False:
+            line(depth + 1, f"if not plain({item}): raise NotPlainJSON")
+            line(depth, f"if {length} > {start}:")
+            self.report(location, "items", value, path, depth + 1)
+        else:
+            self.emit(items, location + ("items",), item, [*path, position], depth + 1)
+
+    def emit_object(
+        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
+    ) -> None:
+        line = self.source.line
+        length = self.source.fresh("n")
+        line(depth, f"{length} = len({value})")
+        for keyword, fails in (("minProperties", "<"), ("maxProperties", ">")):
+            if keyword in schema:
+                line(depth, f"if {length} {fails} {self.source.constant(int(schema[keyword]))}:")
+                self.report(location, keyword, value, path, depth + 1)
+        names = [self.source.constant(name) for name in schema.get("required", [])]
+        if names:
+            line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")
+            self.report(location, "required", value, path, depth + 1)
+        if "propertyNames" in schema:
+            key = self.source.fresh("k")
+            line(depth, f"for {key} in {value}:")
+            line(depth + 1, f"if type({key}) is not str: raise NotPlainJSON")
+            self.report(location, "propertyNames", value, path, depth)
+        properties = schema.get("properties", {})
+        for name, child_schema in properties.items():
+            constant, child = self.source.constant(name), self.source.fresh("x")
+            line(depth, f"{child} = {value}.get({constant}, MISSING)")
+            line(depth, f"if {child} is not MISSING:")
+            self.emit(child_schema, location + ("properties", name), child, [*path, constant], depth + 1)
+        known = self.source.constant(frozenset(properties))
+        extra = schema.get("additionalProperties", True)
+        if extra is False:
+            key = self.source.fresh("k")
+            line(depth, f"if not {known}.issuperset({value}):")
+            line(depth + 1, f"for {key}, {self.source.fresh('x')} in {value}.items():")
+            line(
+                depth + 2,
+                f"if {key} not in {known} and (type({key}) is not str or not plain({value}[{key}])):",
+            )
+            line(depth + 3, "raise NotPlainJSON")
+            self.report(location, "additionalProperties", value, path, depth + 1)
+            return
+        key, item = self.source.fresh("k"), self.source.fresh("x")
+        line(depth, f"for {key}, {item} in {value}.items():")
+        line(depth + 1, f"if {key} not in {known}:")
+        line(depth + 2, f"if type({key}) is not str: raise NotPlainJSON")
+        self.emit(extra, location + ("additionalProperties",), item, [*path, key], depth + 2)
+
+
+def generate(compiled: Compiled) -> tuple[str, FastCheck]:
+    """The source of the fast path for a compiled schema, and the function it defines.
+
+    The function returns every error, or None when the instance holds something that is not
+    plain JSON and the reference walk must answer.
+    """
+    generator = _Generator(compiled)
+    root = generator.function_for(())
+    generator.write_functions()
+    source = generator.source
+    source.line(0, "def validate(instance):")
+    source.line(1, "errors = []")
+    source.line(1, "try:")
+    source.line(2, f"{root}(instance, (), errors)")
+    source.line(1, "except NotPlainJSON:")
+    source.line(2, "return None")
+    source.line(1, "return errors")
+    text = "\n".join(source.lines) + "\n"
+    namespace = dict(source.namespace)
+    exec(compile(text, "<toolreg fast path>", "exec"), namespace)
+    fast: FastCheck = namespace["validate"]
+    return text, fast
