@@ -162,6 +162,20 @@ def test_compile_reuses_and_snapshots():
     assert validator.validate({"a": 1})[0].keyword == "type"
 
 
+def test_facts_are_read_only_all_the_way_down():
+    [error] = toolreg.validate({"enum": [[1, {"a": [2]}]]}, 2)
+    allowed = error.facts["allowed"]
+    with pytest.raises((TypeError, AttributeError)):
+        allowed[0][1]["a"] = []
+    with pytest.raises(AttributeError):
+        allowed[0].append(3)
+    assert error.to_dict()["allowed"] == [[1, {"a": [2]}]]
+    assert error == toolreg.validate({"enum": [[1, {"a": [2]}]]}, 2)[0]
+    assert len({error, toolreg.validate({"enum": [[1, {"a": [2]}]]}, 2)[0]}) == 1
+    with pytest.raises(AttributeError):
+        del error.path
+
+
 def test_errors_are_immutable_and_serialisable():
     [error] = toolreg.validate({"enum": [[1]]}, 2)
     with pytest.raises(AttributeError):

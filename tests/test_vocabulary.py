@@ -80,12 +80,11 @@ def test_item_counts():
 
 
 def test_unique_items_uses_json_equality():
-    assert only({"uniqueItems": True}, [1, 1.0]).facts["duplicates"] == [[0, 1]]
+    assert only({"uniqueItems": True}, [1, 1.0]).to_dict()["duplicates"] == [[0, 1]]
     assert toolreg.validate({"uniqueItems": True}, [1, True]) == []
     assert toolreg.validate({"uniqueItems": True}, [0, False, [0], [False], {"a": 0}, {"a": False}]) == []
-    assert only({"uniqueItems": True}, [{"a": [1], "b": 2}, {"b": 2.0, "a": [1.0]}, 3, 3]).facts[
-        "duplicates"
-    ] == [[0, 1], [2, 3]]
+    repeated = [{"a": [1], "b": 2}, {"b": 2.0, "a": [1.0]}, 3, 3]
+    assert only({"uniqueItems": True}, repeated).to_dict()["duplicates"] == [[0, 1], [2, 3]]
     assert toolreg.validate({"uniqueItems": False}, [1, 1]) == []
     assert toolreg.validate({"uniqueItems": True}, [2**53, 2**53 + 1]) == []
 
@@ -112,7 +111,7 @@ def test_additional_properties_false_lists_every_extra_name():
     schema = {"properties": {"a": {}, "b": {}}, "additionalProperties": False}
     error = only(schema, {"a": 1, "z/": 2, "~": 3})
     assert (error.path, error.keyword) == ("", "additionalProperties")
-    assert error.facts["extra"] == ["z/", "~"] and error.facts["allowed"] == ["a", "b"]
+    assert error.to_dict()["extra"] == ["z/", "~"] and error.to_dict()["allowed"] == ["a", "b"]
     assert toolreg.validate(schema, {"a": 1}) == []
 
 
@@ -171,7 +170,7 @@ def test_one_of_says_which_branches_matched():
     assert toolreg.validate(schema, -1) == []
     assert toolreg.validate(schema, 0.5) == []
     error = only(schema, 3)
-    assert (error.keyword, error.facts["matched"]) == ("oneOf", [0, 1])
+    assert (error.keyword, error.to_dict()["matched"]) == ("oneOf", [0, 1])
     assert only(schema, -0.5).facts["branches"]
 
 

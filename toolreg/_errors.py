@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 __all__ = [
     "Ok",
     "ValidationError",
+    "FrozenArray",
+    "freeze",
+    "thaw",
+    "trusted_error",
     "ToolregError",
     "SchemaError",
     "DuplicateToolError",
@@ -28,24 +31,87 @@ class Ok:
         return True
 
 
-@dataclass(frozen=True)
-class ValidationError:
-    """One reason an instance does not match its schema.
+class FrozenArray(tuple[Any, ...]):
+    """A JSON array in an error's facts: a tuple, which :meth:`ValidationError.to_dict` makes a list."""
 
-    ``path`` points into the instance and ``schema_path`` at the failing keyword,
-    both as RFC 6901 JSON Pointers; ``facts`` holds what a caller needs to fix the
-    value (``expected_type``, ``missing``, ``limit`` …), all of it plain JSON.
+    __slots__ = ()
+
+
+def freeze(value: Any) -> Any:
+    """A read-only copy of a JSON value: arrays become :class:`FrozenArray`, objects read-only mappings."""
+    kind = type(value)
+    if kind is FrozenArray:
+        return value  # frozen all the way down already
+    if kind is list or kind is tuple:
+        return FrozenArray(map(freeze, value))
+    if kind is dict or kind is MappingProxyType:
+        return MappingProxyType({key: freeze(item) for key, item in value.items()})
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """The plain JSON value again: lists and dicts, fresh, so a caller may change them."""
+    if isinstance(value, tuple):
+        return [thaw(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    return value
+
+
+class ValidationError:
+    """One reason an instance does not match its schema; an immutable value.
+
+    ``path`` points into the instance and ``schema_path`` at the failing keyword, both as RFC 6901
+    JSON Pointers; ``facts`` holds what a caller needs to fix the value (``expected_type``,
+    ``missing``, ``limit`` …), read-only all the way down. Equal errors compare equal.
     """
+
+    __slots__ = ("path", "schema_path", "keyword", "message", "facts")
 
     path: str
     schema_path: str
     keyword: str
     message: str
-    facts: Mapping[str, Any] = field(default_factory=dict, compare=True)
+    facts: Mapping[str, Any]
 
-    def __post_init__(self) -> None:
-        # A read-only copy: an error handed to a caller can never change under it.
-        object.__setattr__(self, "facts", MappingProxyType(copy.deepcopy(dict(self.facts))))
+    def __init__(
+        self, path: str, schema_path: str, keyword: str, message: str, facts: Mapping[str, Any] | None = None
+    ) -> None:
+        # Slot descriptors, since __setattr__ refuses: this runs once per error, on the hot path.
+        _set_path(self, path)
+        _set_schema_path(self, schema_path)
+        _set_keyword(self, keyword)
+        _set_message(self, message)
+        _set_facts(self, MappingProxyType({key: freeze(item) for key, item in (facts or {}).items()}))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"ValidationError is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ValidationError is immutable; cannot delete {name!r}")
+
+    def _fields(self) -> tuple[str, str, str, str, Mapping[str, Any]]:
+        return (self.path, self.schema_path, self.keyword, self.message, self.facts)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ValidationError):
+            return NotImplemented
+        return self._fields()[:4] == other._fields()[:4] and dict(self.facts) == dict(other.facts)
+
+    def __hash__(self) -> int:
+        return hash(self._fields()[:4])
+
+    def __repr__(self) -> str:
+        fields = [f"{name}={getattr(self, name)!r}" for name in ("path", "schema_path", "keyword", "message")]
+        fields += [f"{key}={value!r}" for key, value in self.facts.items()]
+        return f"ValidationError({', '.join(fields)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ValidationError, (self.path, self.schema_path, self.keyword, self.message, thaw(self.facts)))
+
+    def replace(self, *, message: str, **facts: Any) -> ValidationError:
+        """A copy with another message and more facts."""
+        return ValidationError(self.path, self.schema_path, self.keyword, message, {**self.facts, **facts})
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict: the four fields, then the facts."""
@@ -54,8 +120,28 @@ class ValidationError:
             "schema_path": self.schema_path,
             "keyword": self.keyword,
             "message": self.message,
-            **copy.deepcopy(dict(self.facts)),
+            **thaw(self.facts),
         }
+
+
+def trusted_error(
+    path: str, schema_path: str, keyword: str, message: str, facts: dict[str, Any]
+) -> ValidationError:
+    """An error from toolreg's own checks, whose facts are frozen already: no copy on the hot path."""
+    error = object.__new__(ValidationError)
+    _set_path(error, path)
+    _set_schema_path(error, schema_path)
+    _set_keyword(error, keyword)
+    _set_message(error, message)
+    _set_facts(error, MappingProxyType(facts))
+    return error
+
+
+_set_path = vars(ValidationError)["path"].__set__
+_set_schema_path = vars(ValidationError)["schema_path"].__set__
+_set_keyword = vars(ValidationError)["keyword"].__set__
+_set_message = vars(ValidationError)["message"].__set__
+_set_facts = vars(ValidationError)["facts"].__set__
 
 
 class ToolregError(Exception):

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NoReturn, Protocol
 
-from ._errors import SchemaError, ValidationError
+from ._errors import SchemaError, ValidationError, freeze, thaw, trusted_error
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
 from ._pointer import Token, to_pointer
 from ._regex import Pattern, RegexSyntaxError
@@ -33,7 +33,12 @@ JSON_TYPES: dict[str, Callable[[object], bool]] = {
 
 def show(value: Any) -> str:
     """A value as JSON text, for messages: ``"a"``, ``null``, ``[1, 2]``, never a Python repr."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if kind is float:
+        return repr(value)  # what json.dumps writes for a finite float, without its overhead
+    return json.dumps(thaw(value), ensure_ascii=False, sort_keys=True)
 
 
 def _count(number: int, noun: str, plural: str = "") -> str:
@@ -63,7 +68,7 @@ class Site:
     schema: dict[str, Any]
     compiler: Compiler
 
-    @property
+    @cached_property
     def pointer(self) -> str:
         return to_pointer(self.location)
 
@@ -100,7 +105,8 @@ class Site:
         return [compile_one(schema, index) for index, schema in enumerate(value)]
 
     def failure(self, path: Path, message: str, **facts: Any) -> ValidationError:
-        return ValidationError(to_pointer(path), self.pointer, self.keyword, message, facts)
+        """An error at ``path``; every fact must be a JSON scalar or :func:`freeze`-d."""
+        return trusted_error(to_pointer(path), self.pointer, self.keyword, message, facts)
 
 
 # -- any instance -----------------------------------------------------------------------------
@@ -119,14 +125,17 @@ def _type(value: Any, site: Site) -> Check:
     if len(set(names)) != len(names):
         site.refuse("lists a type twice")
     tests = [JSON_TYPES[name] for name in names]
-    expected = " or ".join(names)
+    expected, expected_type = " or ".join(names), freeze(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not any(test(instance) for test in tests):
             actual = json_type(instance)
             errors.append(
                 site.failure(
-                    path, f"expected {expected}, got {actual}", expected_type=value, actual_type=actual
+                    path,
+                    f"expected {expected}, got {actual}",
+                    expected_type=expected_type,
+                    actual_type=actual,
                 )
             )
 
@@ -137,11 +146,12 @@ def _enum(value: Any, site: Site) -> Check:
     """The instance equals one of the values, as JSON compares them (``1 == 1.0``, ``1 != true``)."""
     if not isinstance(value, list):
         site.refuse("must be an array of the allowed values")
-    allowed = value
+    allowed, message = freeze(value), f"must be one of {show(value)}"
+    keys = frozenset(json_key(option) for option in value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if not any(json_equal(instance, option) for option in allowed):
-            errors.append(site.failure(path, f"must be one of {show(allowed)}", allowed=allowed))
+        if json_key(instance) not in keys:
+            errors.append(site.failure(path, message, allowed=allowed))
 
     return check
 
@@ -149,9 +159,11 @@ def _enum(value: Any, site: Site) -> Check:
 def _const(value: Any, site: Site) -> Check:
     """The instance equals the value, as JSON compares them."""
 
+    expected, message = freeze(value), f"must be {show(value)}"
+
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not json_equal(instance, value):
-            errors.append(site.failure(path, f"must be {show(value)}", const=value))
+            errors.append(site.failure(path, message, const=expected))
 
     return check
 
@@ -300,7 +312,9 @@ def _unique_items(value: Any, site: Site) -> Check:
         duplicates = [indices for indices in seen.values() if len(indices) > 1]
         if duplicates:
             which = "; ".join(f"items {', '.join(map(str, indices))} are equal" for indices in duplicates)
-            errors.append(site.failure(path, f"must have unique items: {which}", duplicates=duplicates))
+            errors.append(
+                site.failure(path, f"must have unique items: {which}", duplicates=freeze(duplicates))
+            )
 
     return check
 
@@ -371,13 +385,13 @@ def _required(value: Any, site: Site) -> Check:
         site.refuse("must be a list of property names")
     if len(set(value)) != len(value):
         site.refuse("lists a property name twice")
-    names = list(value)
+    messages = [(name, f"missing required property {show(name)}") for name in value]
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for name in names:
+            for name, message in messages:
                 if name not in instance:
-                    errors.append(site.failure(path, f"missing required property {show(name)}", missing=name))
+                    errors.append(site.failure(path, message, missing=name))
 
     return check
 
@@ -394,11 +408,7 @@ def _property_names(value: Any, site: Site) -> Check:
             child(name, path, found)
             # The error stands at the object, as jsonschema places it; the name says which one.
             errors.extend(
-                dataclasses.replace(
-                    error,
-                    message=f"property name {show(name)} {error.message}",
-                    facts={**error.facts, "property_name": name},
-                )
+                error.replace(message=f"property name {show(name)} {error.message}", property_name=name)
                 for error in found
             )
 
@@ -424,7 +434,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
     """Every property not named in ``properties`` matches the schema."""
     named = site.schema.get("properties")
     known = frozenset(named) if isinstance(named, dict) else frozenset()
-    allowed = sorted(known)
+    allowed = freeze(sorted(known))
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
         def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
@@ -434,7 +444,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
                     names = ", ".join(map(show, extra))
                     noun = "property" if len(extra) == 1 else "properties"
                     message = f"must not have the {noun} {names}"
-                    errors.append(site.failure(path, message, extra=extra, allowed=allowed))
+                    errors.append(site.failure(path, message, extra=freeze(extra), allowed=allowed))
 
         return check_no_extra
     child = site.subschema(value)
@@ -476,7 +486,7 @@ def _no_branch_matched(
 ) -> ValidationError:
     """One error for the instance, with every branch's errors, and the branch for its type named."""
     pointer = to_pointer(path)
-    branches = [[error.to_dict() for error in found] for found in outcomes]
+    branches = freeze([[error.to_dict() for error in found] for found in outcomes])
     # A branch "fits the type" when it has no type error at the instance itself: for the common
     # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
     fitting = [
@@ -525,7 +535,7 @@ def _one_of(value: Any, site: Site) -> Check:
         elif len(matched) > 1:
             which = ", ".join(map(str, matched))
             message = f"must match exactly one of the {len(branches)} schemas in oneOf, matches {which}"
-            errors.append(site.failure(path, message, matched=matched))
+            errors.append(site.failure(path, message, matched=freeze(matched)))
 
     return check
 

@@ -21,7 +21,14 @@ def unescape(token: str) -> str:
 
 def to_pointer(tokens: Iterable[Token]) -> str:
     """``("user", "email")`` becomes ``/user/email``; no tokens is the root, ``""``."""
-    return "".join("/" + escape(token) for token in tokens)
+    parts = []
+    for token in tokens:
+        text = token if type(token) is str else str(token)
+        # Most names need no escaping; testing first keeps pointers cheap on the error path.
+        if "~" in text or "/" in text:
+            text = text.replace("~", "~0").replace("/", "~1")
+        parts.append(text)
+    return "/" + "/".join(parts) if parts else ""
 
 
 def split(pointer: str) -> list[str]:
