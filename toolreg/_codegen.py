@@ -35,6 +35,7 @@ _ARRAY_KEYWORDS = ("minItems", "maxItems", "uniqueItems", "prefixItems", "items"
 _OBJECT_KEYWORDS = (
     "minProperties", "maxProperties", "required", "propertyNames", "properties", "additionalProperties",
 )  # fmt: skip
+_IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
 _TYPED_KEYWORDS = frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
 # A numeric bound fails when this comparison of the value with the limit holds.
 _BOUND_FAILS = {"minimum": "<", "exclusiveMinimum": "<=", "maximum": ">", "exclusiveMaximum": ">="}
@@ -47,6 +48,14 @@ _TYPE_TESTS = {
     "array": "{t} is list",
     "object": "{t} is dict",
 }
+_BRANCH_OF = {
+    "string": "string",
+    "integer": "number",
+    "number": "number",
+    "array": "array",
+    "object": "object",
+}
+_Emitter = Callable[[dict[str, Any], Path, str, list[str], int], None]
 _SCALARS = frozenset({str, int, bool, type(None)})
 # Deeper than this, plain_json gives up and lets the reference walk decide, which has no such limit.
 _PLAIN_DEPTH = 200
@@ -172,7 +181,12 @@ class _Generator:
             else:
                 self.report(location, "enum", value, path, depth)
         if "const" in schema:
-            self.report(location, "const", value, path, depth)
+            equal = self.const_test(schema["const"], kind, value)
+            if equal is None:
+                self.report(location, "const", value, path, depth)
+            else:
+                line(depth, f"if not ({equal}):")
+                self.report(location, "const", value, path, depth + 1)
         self.emit_by_type(schema, location, value, kind, path, depth)
         for index, branch in enumerate(schema.get("allOf", ())):
             self.emit(branch, location + ("allOf", index), value, path, depth)
@@ -185,6 +199,16 @@ class _Generator:
             line(depth, f"{self.function_for(location + ('not',))}({value}, (), {scratch})")
             line(depth, f"if not {scratch}:")
             self.report(location, "not", value, path, depth + 1)
+
+    def const_test(self, expected: Any, kind: str, value: str) -> str | None:
+        """An inline test for a scalar const, with JSON's equality; None to leave it to the reference."""
+        if expected is None or isinstance(expected, bool):
+            return f"{value} is {expected}"
+        if isinstance(expected, str):
+            return f"{kind} is str and {value} == {self.source.constant(expected)}"
+        if isinstance(expected, (int, float)):
+            return f"({kind} is int or {kind} is float) and {value} == {self.source.constant(expected)}"
+        return None
 
     def emit_branches(
         self, schema: dict[str, Any], location: Path, keyword: str, value: str, path: list[str], depth: int
@@ -206,17 +230,24 @@ class _Generator:
     ) -> None:
         line = self.source.line
         if not _TYPED_KEYWORDS & schema.keys():
-            line(depth, f"if not plain({value}): raise NotPlainJSON")
+            # A $ref or a combinator has walked the whole value already, with the same care.
+            if not _IN_PLACE & schema.keys():
+                line(depth, f"if not plain({value}): raise NotPlainJSON")
             return
-        line(depth, f"if {kind} is str:")
-        self.emit_string(schema, location, value, path, depth + 1)
-        line(depth, f"elif {kind} is int or {kind} is float:")
-        line(depth + 1, f"if {kind} is float and not {value} - {value} == 0: raise NotPlainJSON")
-        self.emit_number(schema, location, value, path, depth + 1)
-        line(depth, f"elif {kind} is list:")
-        self.emit_array(schema, location, value, path, depth + 1)
-        line(depth, f"elif {kind} is dict:")
-        self.emit_object(schema, location, value, path, depth + 1)
+        branches: dict[str, tuple[str, _Emitter]] = {
+            "string": (f"{kind} is str", self.emit_string),
+            "number": (f"{kind} is int or {kind} is float", self.emit_number),
+            "array": (f"{kind} is list", self.emit_array),
+            "object": (f"{kind} is dict", self.emit_object),
+        }
+        declared = schema.get("type", [])
+        declared_names = [declared] if isinstance(declared, str) else declared
+        # The declared type first: it is what a valid call holds, so one test finds it.
+        first = [_BRANCH_OF[name] for name in declared_names if name in _BRANCH_OF]
+        for number, name in enumerate(dict.fromkeys([*first, *branches])):
+            test, emit_body = branches[name]
+            line(depth, f"{'if' if number == 0 else 'elif'} {test}:")
+            emit_body(schema, location, value, path, depth + 1)
         line(depth, f"elif not ({kind} is bool or {value} is None):")
         line(depth + 1, "raise NotPlainJSON")
 
@@ -240,6 +271,7 @@ class _Generator:
     def emit_number(
         self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
     ) -> None:
+        self.source.line(depth, f"if {value} - {value} != 0: raise NotPlainJSON  # NaN or an infinity")
         if "multipleOf" in schema:
             self.report(location, "multipleOf", value, path, depth)
         for keyword, fails in _BOUND_FAILS.items():
@@ -282,11 +314,10 @@ class _Generator:
         self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
     ) -> None:
         line = self.source.line
-        length = self.source.fresh("n")
-        line(depth, f"{length} = len({value})")
+        line(depth, "pass")
         for keyword, fails in (("minProperties", "<"), ("maxProperties", ">")):
             if keyword in schema:
-                line(depth, f"if {length} {fails} {self.source.constant(int(schema[keyword]))}:")
+                line(depth, f"if len({value}) {fails} {self.source.constant(int(schema[keyword]))}:")
                 self.report(location, keyword, value, path, depth + 1)
         names = [self.source.constant(name) for name in schema.get("required", [])]
         if names:

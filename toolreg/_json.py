@@ -6,7 +6,17 @@ import math
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["json_type", "is_integer", "is_number", "json_equal", "json_key", "exact_number", "find_non_json"]
+__all__ = [
+    "json_type",
+    "is_integer",
+    "is_number",
+    "json_equal",
+    "json_key",
+    "exact_number",
+    "find_non_json",
+    "json_copy",
+    "NotJSON",
+]
 
 
 def is_number(value: object) -> bool:
@@ -100,6 +110,41 @@ def exact_number(value: int | float) -> Fraction:
     if isinstance(value, int):
         return Fraction(value)
     return Fraction(repr(value))
+
+
+class NotJSON(ValueError):
+    """Raised by :func:`json_copy`; :func:`find_non_json` says where and why."""
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of a JSON value made of exact built-in types; raises NotJSON for anything else.
+
+    It walks once where ``copy.deepcopy`` and a separate check would walk twice. A subclass of a
+    JSON type, a cycle or very deep nesting also raise NotJSON: the caller falls back to
+    :func:`find_non_json`, which takes subclasses as JSON and needs no Python stack.
+    """
+    try:
+        return _copy(value)
+    except RecursionError:
+        raise NotJSON("too deep, or a cycle") from None
+
+
+def _copy(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float and math.isfinite(value):
+        return value
+    if kind is dict:
+        copied = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise NotJSON(key)
+            copied[key] = _copy(item)
+        return copied
+    if kind is list:
+        return [_copy(item) for item in value]
+    raise NotJSON(kind.__name__)
 
 
 def find_non_json(value: object) -> list[tuple[tuple[str | int, ...], str]]:

@@ -6,7 +6,6 @@ import json
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, NoReturn, Protocol
 
 from ._errors import SchemaError, ValidationError, freeze, thaw, trusted_error
@@ -52,7 +51,7 @@ def no_check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
 class Compiler(Protocol):
     """What a keyword function may ask of the schema walk (see ``_schema``)."""
 
-    def compile(self, schema: Any, location: Path) -> Check: ...
+    def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check: ...
 
     def applies_in_place(self, source: Path, target: Path) -> None: ...
 
@@ -67,10 +66,7 @@ class Site:
     location: Path
     schema: dict[str, Any]
     compiler: Compiler
-
-    @cached_property
-    def pointer(self) -> str:
-        return to_pointer(self.location)
+    pointer: str
 
     def refuse(self, reason: str, *below: Token) -> NoReturn:
         raise SchemaError(
@@ -81,12 +77,15 @@ class Site:
 
     def subschema(self, schema: Any, *below: Token) -> Check:
         """A subschema that applies to a part of the instance (a property, an item, a name)."""
-        return self.compiler.compile(schema, self.location + below)
+        return self.compiler.compile(schema, self.location + below, self.pointer_to(below))
+
+    def pointer_to(self, below: tuple[Token, ...]) -> str:
+        return self.pointer + to_pointer(below)
 
     def in_place(self, schema: Any, *below: Token) -> Check:
         """A subschema that applies to the instance itself, as in allOf, anyOf, oneOf and not."""
         self.compiler.applies_in_place(self.location[:-1], self.location + below)
-        return self.compiler.compile(schema, self.location + below)
+        return self.compiler.compile(schema, self.location + below, self.pointer_to(below))
 
     def non_negative_integer(self, value: Any) -> int:
         if not is_integer(value) or value < 0:

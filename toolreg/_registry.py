@@ -120,8 +120,11 @@ class ToolRegistry:
 
     def validate(self, name: str, args: Any) -> Ok | list[ValidationError]:
         """``Ok`` when ``args`` fits the tool's schema, else every error; never calls the handler."""
-        errors = self.get(name).validator.validate(args)
-        return errors if errors else _OK
+        try:
+            validator = self._records[name].validator
+        except (KeyError, TypeError):
+            raise UnknownToolError(name) from None
+        return validator.validate(args) or _OK
 
     def names(self) -> list[str]:
         """Tool names in registration order."""

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 from typing import Any
 from urllib.parse import unquote
 
 from ._errors import SchemaError, ValidationError
-from ._json import find_non_json
+from ._json import NotJSON, find_non_json, json_copy
 from ._keywords import KEYWORDS, Check, Path, Site, no_check
-from ._pointer import split, to_pointer
+from ._pointer import escape, split, to_pointer
 
 __all__ = ["check_schema", "compile_schema", "Compiled", "ANNOTATIONS"]
 
@@ -94,8 +95,9 @@ class _Compiler:
         self.keyword_checks: dict[str, Check] = {}
         self.ref_targets: dict[str, Path] = {}
 
-    def compile(self, schema: Any, location: Path) -> Check:
-        pointer = to_pointer(location)
+    def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check:
+        if pointer is None:
+            pointer = to_pointer(location)
         if pointer in self.checks:
             return self.checks[pointer]
         if pointer in self.compiling:
@@ -107,7 +109,7 @@ class _Compiler:
 
             return later
         self.compiling.add(pointer)
-        check = self._compile_new(schema, location)
+        check = self._compile_new(schema, location, pointer)
         self.compiling.discard(pointer)
         self.checks[pointer] = check
         return check
@@ -166,7 +168,7 @@ class _Compiler:
         trail.pop()
         finished.add(node)
 
-    def _compile_new(self, schema: Any, location: Path) -> Check:
+    def _compile_new(self, schema: Any, location: Path, pointer: str) -> Check:
         if schema is True:
             return no_check
         if schema is False:
@@ -183,8 +185,9 @@ class _Compiler:
         checks = []
         for keyword, build in KEYWORDS.items():
             if keyword in schema:
-                check = build(schema[keyword], Site(keyword, location + (keyword,), schema, self))
-                self.keyword_checks[to_pointer(location + (keyword,))] = check
+                site = Site(keyword, location + (keyword,), schema, self, f"{pointer}/{escape(keyword)}")
+                check = build(schema[keyword], site)
+                self.keyword_checks[site.pointer] = check
                 if check is not no_check:
                     checks.append(check)
         if not checks:
@@ -222,12 +225,19 @@ def _admit(keyword: str, value: Any, location: Path) -> None:
 
 def compile_schema(schema: Any) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses."""
-    problems = find_non_json(schema)
-    if problems:
-        path, reason = problems[0]
-        raise SchemaError(f"a schema must be JSON, but holds {reason}", schema_path=to_pointer(path))
-    compiler = _Compiler(schema)
-    compiler.compile(schema, ())
+    try:
+        # A copy, so that no later change to the caller's dict can change what was checked.
+        snapshot = json_copy(schema)
+    except NotJSON:
+        problems = find_non_json(schema)
+        if problems:
+            path, reason = problems[0]
+            raise SchemaError(
+                f"a schema must be JSON, but holds {reason}", schema_path=to_pointer(path)
+            ) from None
+        snapshot = copy.deepcopy(schema)  # JSON after all, built of subclasses of its types
+    compiler = _Compiler(snapshot)
+    compiler.compile(snapshot, ())
     compiler.refuse_endless_loops()
     return compiler
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ._codegen import FastCheck, generate
@@ -25,9 +24,9 @@ class Validator:
     __slots__ = ("schema", "_compiled", "_source", "_fast")
 
     def __init__(self, schema: Any) -> None:
-        # Our own copy, so a caller changing its dict later cannot change what we check.
-        self.schema = copy.deepcopy(schema)
-        self._compiled = compile_schema(self.schema)
+        self._compiled = compile_schema(schema)
+        # The compiled snapshot: a caller changing its dict later cannot change what we check.
+        self.schema = self._compiled.root
         self._source: str | None = None
         self._fast: FastCheck | None = None
 

@@ -1,0 +1,1 @@
+"""toolreg's benchmarks: ``python -m bench`` (what ``make bench`` runs)."""

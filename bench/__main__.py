@@ -1,0 +1,311 @@
+"""``python -m bench [--quick] [--out DIR]``: toolreg against its peers, interleaved in one process.
+
+Ratios decide, never absolute times: every implementation of a workload runs in the same rounds,
+in rotating order, so drift on the machine falls on all of them alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import gc
+import json
+import os
+import platform
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import date
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+import jsonschema
+import jsonschema_rs
+
+import toolreg
+
+from .workloads import LARGE, NESTED, SMALL, catalog, handwritten_large, handwritten_nested, handwritten_small
+
+Call = Callable[[Any], Any]
+TOOLREG = "toolreg Validator.validate"
+REGISTRY = "toolreg registry.validate"
+
+
+def _fastjsonschema(schema: Any) -> Call:
+    check = fastjsonschema.compile(schema)
+
+    def validate(instance: Any) -> Any:
+        try:
+            return check(instance)
+        except fastjsonschema.JsonSchemaValueException as error:
+            return [error]
+
+    return validate
+
+
+def implementations(schema: Any, handwritten: Call | None) -> dict[str, Call]:
+    """Every implementation, built for ``schema``; each returns its errors, a bool or a value."""
+    registry = toolreg.ToolRegistry()
+    registry.register("bench.tool", schema, print)
+    compiled = toolreg.compile(schema)
+    reference = jsonschema.Draft202012Validator(schema)
+    rust = jsonschema_rs.Draft202012Validator(schema)
+    found: dict[str, Call] = {
+        REGISTRY: lambda instance: registry.validate("bench.tool", instance),
+        TOOLREG: compiled.validate,
+        "jsonschema iter_errors": lambda instance: list(reference.iter_errors(instance)),
+        "jsonschema is_valid": reference.is_valid,
+        "fastjsonschema (first error)": _fastjsonschema(schema),
+        "jsonschema-rs iter_errors": lambda instance: list(rust.iter_errors(instance)),
+        "jsonschema-rs is_valid": rust.is_valid,
+    }
+    if handwritten is not None:
+        found["hand-written floor"] = handwritten
+    found["no-op floor"] = lambda instance: None
+    return found
+
+
+def _verdict(result: Any) -> tuple[bool, int | None]:
+    """(valid, how many errors if it reports them all) for any implementation's answer."""
+    if isinstance(result, bool):
+        return result, None
+    if result is None or isinstance(result, dict):
+        return True, 0
+    if isinstance(result, toolreg.Ok):
+        return True, 0
+    return not result, len(result)
+
+
+def _batch(call: Call, instance: Any, repeat: int) -> float:
+    gc.disable()
+    try:
+        started = time.perf_counter_ns()
+        for _ in range(repeat):
+            call(instance)
+        return (time.perf_counter_ns() - started) / repeat / 1000
+    finally:
+        gc.enable()
+
+
+def time_calls(calls: dict[str, Call], instance: Any, rounds: int, batch_ms: float) -> dict[str, list[float]]:
+    """Microseconds per call, one sample per round for each implementation, in rotating order."""
+    repeats = {}
+    for name, call in calls.items():
+        once = max(_batch(call, instance, 1), 0.01)
+        repeats[name] = max(1, int(batch_ms * 1000 / once))
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    names = list(calls)
+    for number in range(rounds):
+        order = names[number % len(names) :] + names[: number % len(names)]
+        for name in order:
+            # Implementations slower than a second per call get a few rounds only.
+            if len(samples[name]) >= 3 and samples[name][0] > 1_000_000:
+                continue
+            samples[name].append(_batch(calls[name], instance, repeats[name]))
+    return samples
+
+
+def time_catalog(rounds: int) -> dict[str, list[float]]:
+    """Microseconds to build validators for 200 distinct tools, and to build and validate each once."""
+    tools = catalog()
+
+    def toolreg_build(first_call: bool) -> None:
+        registry = toolreg.ToolRegistry()
+        for name, schema, _ in tools:
+            registry.register(name, schema, print)
+        if first_call:
+            for name, _, call in tools:
+                registry.validate(name, call)
+
+    def toolreg_first_tool() -> None:
+        registry = toolreg.ToolRegistry()
+        for name, schema, _ in tools:
+            registry.register(name, schema, print)
+        registry.validate(tools[0][0], tools[0][2])
+
+    builders: dict[str, Callable[[], None]] = {
+        "toolreg register (with schema check)": lambda: toolreg_build(False),
+        "toolreg register, first tool validated": toolreg_first_tool,
+        "toolreg register + every tool validated once": lambda: toolreg_build(True),
+        "jsonschema build": lambda: [jsonschema.Draft202012Validator(s) for _, s, _ in tools] and None,
+        "jsonschema build + check_schema": lambda: [
+            jsonschema.Draft202012Validator.check_schema(s) or jsonschema.Draft202012Validator(s) for _, s, _ in tools
+        ]
+        and None,
+        "fastjsonschema compile": lambda: [fastjsonschema.compile(s) for _, s, _ in tools] and None,
+        "jsonschema-rs build": lambda: [jsonschema_rs.Draft202012Validator(s) for _, s, _ in tools] and None,
+    }
+    samples: dict[str, list[float]] = {name: [] for name in builders}
+    names = list(builders)
+    for number in range(rounds):
+        for name in names[number % len(names) :] + names[: number % len(names)]:
+            re.purge()
+            fresh = copy.deepcopy(tools)  # noqa: F841 - a cold start: new schema objects each time
+            started = time.perf_counter_ns()
+            builders[name]()
+            samples[name].append((time.perf_counter_ns() - started) / 1000)
+    return samples
+
+
+def summarise(samples: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    return {
+        name: {"median": statistics.median(values), "min": min(values), "max": max(values), "rounds": len(values)}
+        for name, values in samples.items()
+    }
+
+
+def _machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "system": f"{platform.system()} {platform.machine()}",
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+    }
+
+
+def _versions() -> dict[str, str]:
+    packages = ("toolreg", "jsonschema", "fastjsonschema", "jsonschema-rs", "regress")
+    return {package: version(package) for package in packages}
+
+
+# Each goal: workload, toolreg's row, the peer's row, the bound on toolreg / peer.
+GOALS = (
+    ("small_valid", TOOLREG, "fastjsonschema (first error)", 0.7),
+    ("small_valid", TOOLREG, "hand-written floor", 2.0),
+    ("small_invalid", TOOLREG, "jsonschema-rs iter_errors", 0.6),
+    ("nested_valid", TOOLREG, "fastjsonschema (first error)", 0.5),
+    ("large_valid", TOOLREG, "hand-written floor", 1.5),
+    ("large_invalid", TOOLREG, "hand-written floor", 1.5),
+    ("catalog", "toolreg register (with schema check)", "jsonschema-rs build", 5.0),
+)
+
+
+def goals(results: dict[str, dict[str, dict[str, float]]]) -> list[dict[str, Any]]:
+    reached = []
+    for workload, ours, peer, bound in GOALS:
+        ratio = results[workload][ours]["median"] / results[workload][peer]["median"]
+        reached.append({"workload": workload, "toolreg": ours, "peer": peer, "bound": bound, "ratio": ratio})
+    overhead = results["small_valid"][REGISTRY]["median"] - results["small_valid"][TOOLREG]["median"]
+    reached.append({"workload": "small_valid", "toolreg": REGISTRY, "peer": TOOLREG, "bound_us": 0.1, "us": overhead})
+    return reached
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = [
+        f"Measured {report['date']} with `make bench` on {report['machine']['cpu']} "
+        f"({report['machine']['cores']} cores, {report['machine']['system']}), "
+        f"{report['machine']['implementation']} {report['machine']['python']}; "
+        + ", ".join(f"{name} {number}" for name, number in report["versions"].items())
+        + ".",
+        "",
+        "| workload | implementation | median µs | min µs | max µs | toolreg ÷ this |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for workload, rows in report["results"].items():
+        ours = rows[TOOLREG]["median"] if TOOLREG in rows else rows["toolreg register (with schema check)"]["median"]
+        for name, row in sorted(rows.items(), key=lambda item: item[1]["median"]):
+            ratio = ours / row["median"] if row["median"] else float("inf")
+            lines.append(
+                f"| {workload} | {name} | {row['median']:,.2f} | {row['min']:,.2f} | {row['max']:,.2f} | {ratio:.2f} |"
+            )
+    lines += ["", "| goal | ratio (same run) | bound | met |", "|---|---:|---:|---|"]
+    for goal in report["goals"]:
+        if "us" in goal:
+            lines.append(
+                f"| {goal['workload']}: registry.validate over Validator.validate | {goal['us']:.3f} µs "
+                f"| {goal['bound_us']} µs | {'yes' if goal['us'] <= goal['bound_us'] else 'no'} |"
+            )
+        else:
+            met = "yes" if goal["ratio"] <= goal["bound"] else "no"
+            lines.append(
+                f"| {goal['workload']}: {goal['toolreg']} ÷ {goal['peer']} | {goal['ratio']:.2f} | ≤ {goal['bound']} | {met} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def chart(report: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    workloads = list(report["results"])
+    figure, axes = plt.subplots(1, len(workloads), figsize=(4 * len(workloads), 5.5))
+    for axis, workload in zip(axes, workloads, strict=True):
+        rows = sorted(report["results"][workload].items(), key=lambda item: item[1]["median"])
+        names = [name for name, _ in rows]
+        values = [row["median"] for _, row in rows]
+        colours = ["tab:orange" if name.startswith("toolreg") else "tab:blue" for name in names]
+        axis.barh(names, values, color=colours)
+        axis.set_xscale("log")
+        axis.set_title(workload)
+        axis.set_xlabel("median µs per call (log)" if workload != "catalog" else "median µs, 200 tools (log)")
+        axis.tick_params(axis="y", labelsize=7)
+    figure.suptitle(f"toolreg and peers, {report['date']} ({report['machine']['cpu']}, Python {report['machine']['python']})")
+    figure.tight_layout()
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds and shorter batches")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent, help="where results go")
+    options = parser.parse_args(argv)
+    rounds, batch_ms = (5, 2.0) if options.quick else (15, 8.0)
+
+    workloads = {
+        "small_valid": (SMALL["schema"], SMALL["valid"], handwritten_small, 0),
+        "small_invalid": (SMALL["schema"], SMALL["invalid"], handwritten_small, SMALL["errors"]),
+        "nested_valid": (NESTED["schema"], NESTED["valid"], handwritten_nested, 0),
+        "large_valid": (LARGE["schema"], LARGE["valid"], handwritten_large, 0),
+        "large_invalid": (LARGE["schema"], LARGE["invalid"], handwritten_large, LARGE["errors"]),
+    }
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    for workload, (schema, instance, handwritten, expected) in workloads.items():
+        calls = implementations(schema, handwritten)
+        for name, call in calls.items():
+            if "floor" in name and "hand" not in name:
+                continue
+            valid, count = _verdict(call(instance))
+            if valid is not (expected == 0) or (count is not None and "first" not in name and count != expected):
+                print(f"{workload}: {name} answered {valid}/{count}, expected {expected} errors", file=sys.stderr)
+                return 1
+        print(f"timing {workload} ...", file=sys.stderr, flush=True)
+        results[workload] = summarise(time_calls(calls, instance, rounds, batch_ms))
+    print("timing catalog ...", file=sys.stderr, flush=True)
+    results["catalog"] = summarise(time_catalog(max(3, rounds // 2)))
+
+    report = {
+        "date": date.today().isoformat(),
+        "machine": _machine(),
+        "versions": _versions(),
+        "rounds": rounds,
+        "results": results,
+    }
+    report["goals"] = goals(results)
+    options.out.mkdir(parents=True, exist_ok=True)
+    (options.out / "results.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    table = markdown(report)
+    (options.out / "results.md").write_text(table, encoding="utf-8")
+    chart(report, options.out / "results.png")
+    print(table)
+    print(f"wrote {options.out / 'results.json'}, results.md and results.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
