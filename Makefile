@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: test conformance lint clean
+.PHONY: test conformance bench lint clean
 
 $(STAMP): pyproject.toml requirements-test.txt
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +15,8 @@ $(STAMP): pyproject.toml requirements-test.txt
 	touch $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check toolreg tests conformance
-	$(BIN)/ruff format --check toolreg tests conformance
+	$(BIN)/ruff check toolreg tests conformance bench
+	$(BIN)/ruff format --check toolreg tests conformance bench
 	$(BIN)/mypy --strict toolreg conformance
 
 test: lint
@@ -23,6 +24,13 @@ test: lint
 
 conformance: $(STAMP)
 	$(BIN)/python -m conformance
+
+$(BENCH_STAMP): $(STAMP) bench/requirements.txt
+	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
+	touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python -m bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

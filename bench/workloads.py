@@ -6,7 +6,15 @@ import random
 import re
 from typing import Any
 
-__all__ = ["SMALL", "NESTED", "LARGE", "catalog", "handwritten_small", "handwritten_nested", "handwritten_large"]
+__all__ = [
+    "SMALL",
+    "NESTED",
+    "LARGE",
+    "catalog",
+    "handwritten_small",
+    "handwritten_nested",
+    "handwritten_large",
+]
 
 # -- a read_file-like call ---------------------------------------------------------------------
 
@@ -25,7 +33,12 @@ SMALL_SCHEMA = {
     "required": ["path"],
     "additionalProperties": False,
 }
-SMALL_VALID = {"path": "src/main.py", "encoding": "utf-8", "max_bytes": 4096, "options": {"follow_symlinks": False}}
+SMALL_VALID = {
+    "path": "src/main.py",
+    "encoding": "utf-8",
+    "max_bytes": 4096,
+    "options": {"follow_symlinks": False},
+}
 SMALL_INVALID = {"encoding": "ebcdic", "max_bytes": 4096, "options": {"follow_symlinks": "yes"}}
 SMALL = {"schema": SMALL_SCHEMA, "valid": SMALL_VALID, "invalid": SMALL_INVALID, "errors": 3}
 
@@ -189,7 +202,11 @@ ROW_SCHEMA = {
     "required": ["id", "count", "status", "active", "tags"],
     "additionalProperties": False,
 }
-LARGE_SCHEMA = {"type": "object", "properties": {"rows": {"type": "array", "items": ROW_SCHEMA}}, "required": ["rows"]}
+LARGE_SCHEMA = {
+    "type": "object",
+    "properties": {"rows": {"type": "array", "items": ROW_SCHEMA}},
+    "required": ["rows"],
+}
 
 
 def _row(index: int) -> dict[str, Any]:
@@ -216,7 +233,9 @@ def _broken(index: int, row: dict[str, Any]) -> dict[str, Any]:
 
 
 LARGE_VALID = {"rows": [_row(index) for index in range(10000)]}
-LARGE_INVALID = {"rows": [_broken(index, _row(index)) if index % 100 == 57 else _row(index) for index in range(10000)]}
+LARGE_INVALID = {
+    "rows": [_broken(index, _row(index)) if index % 100 == 57 else _row(index) for index in range(10000)]
+}
 LARGE = {"schema": LARGE_SCHEMA, "valid": LARGE_VALID, "invalid": LARGE_INVALID, "errors": 100}
 _ROW_ID = re.compile("^[a-z]{3}-[0-9]{4}$")
 _STATUSES = frozenset(("active", "paused", "done"))

@@ -61,6 +61,17 @@ _SCALARS = frozenset({str, int, bool, type(None)})
 _PLAIN_DEPTH = 200
 
 
+def _type_names(schema: dict[str, Any]) -> list[str]:
+    declared = schema.get("type", [])
+    return [declared] if isinstance(declared, str) else list(declared)
+
+
+def _scalar_typed(schema: dict[str, Any]) -> bool:
+    """A "type" of scalars only: a value that passes it is a str, bool, None, int or float."""
+    names = _type_names(schema)
+    return bool(names) and not {"array", "object"} & set(names)
+
+
 class NotPlainJSON(Exception):
     """Raised by generated code on a value it cannot vouch for; the reference walk takes over."""
 
@@ -171,6 +182,9 @@ class _Generator:
             names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
             test = " or ".join(_TYPE_TESTS[name].format(t=kind, v=value) for name in names)
             line(depth, f"if not ({test}):")
+            if _scalar_typed(schema):
+                # Passing the test proves the value plain JSON, so only a failure needs the walk.
+                line(depth + 1, f"if not plain({value}): raise NotPlainJSON")
             self.report(location, "type", value, path, depth + 1)
         if "enum" in schema:
             options = schema["enum"]
@@ -230,8 +244,12 @@ class _Generator:
     ) -> None:
         line = self.source.line
         if not _TYPED_KEYWORDS & schema.keys():
-            # A $ref or a combinator has walked the whole value already, with the same care.
-            if not _IN_PLACE & schema.keys():
+            if _scalar_typed(schema):
+                # The type test vouched for all but a float's finiteness.
+                if {"number", "integer"} & set(_type_names(schema)):
+                    line(depth, f"if {kind} is float and {value} - {value} != 0: raise NotPlainJSON")
+            elif not _IN_PLACE & schema.keys():
+                # Without a $ref or combinator, which walk the whole value with the same care.
                 line(depth, f"if not plain({value}): raise NotPlainJSON")
             return
         branches: dict[str, tuple[str, _Emitter]] = {
@@ -301,8 +319,11 @@ class _Generator:
         start = len(prefix)
         items = schema.get("items", True)
         position, item = self.source.fresh("i"), self.source.fresh("x")
-        line(depth, f"for {position} in range({start}, {length}):")
-        line(depth + 1, f"{item} = {value}[{position}]")
+        if start == 0:
+            line(depth, f"for {position}, {item} in enumerate({value}):")
+        else:
+            line(depth, f"for {position} in range({start}, {length}):")
+            line(depth + 1, f"{item} = {value}[{position}]")
         if items is False:
             line(depth + 1, f"if not plain({item}): raise NotPlainJSON")
             line(depth, f"if {length} > {start}:")
