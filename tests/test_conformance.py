@@ -35,7 +35,7 @@ CONTAINERS = {"$defs", "definitions"}
 @pytest.mark.parametrize("keyword", sorted(KEYWORDS))
 def test_each_keyword_is_generated_and_makes_instances_fail(keyword):
     # With "type" beside it, so that combinators have branches that can fail.
-    report = run(toolreg_errors, examples=30, seed_value=SEED, keywords={keyword, "type"})
+    report = run(toolreg_errors, examples=60, seed_value=SEED, keywords={keyword, "type"})
     assert report.keywords[keyword].schemas > 0
     if keyword not in CONTAINERS:
         assert report.keywords[keyword].failed > 0, f"no instance ever failed {keyword!r}"

@@ -57,8 +57,6 @@ _BRANCH_OF = {
 }
 _Emitter = Callable[[dict[str, Any], Path, str, list[str], int], None]
 _SCALARS = frozenset({str, int, bool, type(None)})
-# Deeper than this, plain_json gives up and lets the reference walk decide, which has no such limit.
-_PLAIN_DEPTH = 200
 
 
 def _type_names(schema: dict[str, Any]) -> list[str]:
@@ -76,19 +74,20 @@ class NotPlainJSON(Exception):
     """Raised by generated code on a value it cannot vouch for; the reference walk takes over."""
 
 
-def plain_json(value: Any, depth: int = 0) -> bool:
-    """True when ``value`` is JSON made of exact built-in types, finite floats and string keys."""
+def plain_json(value: Any, levels: int) -> bool:
+    """True when ``value`` is JSON made of exact built-in types, finite floats and string keys,
+    with containers nested at most ``levels`` deep."""
     kind = type(value)
     if kind in _SCALARS:
         return True
     if kind is float:
         return bool(value - value == 0)  # False for NaN and the infinities
-    if depth > _PLAIN_DEPTH:
+    if levels <= 0:
         return False
     if kind is list:
-        return all(plain_json(item, depth + 1) for item in value)
+        return all(plain_json(item, levels - 1) for item in value)
     if kind is dict:
-        return all(type(key) is str and plain_json(item, depth + 1) for key, item in value.items())
+        return all(type(key) is str and plain_json(item, levels - 1) for key, item in value.items())
     return False
 
 
@@ -130,6 +129,7 @@ class _Generator:
         self.source = _Source()
         self.functions: dict[str, str] = {}
         self.pending: list[tuple[str, Any, Path]] = []
+        self.deepest = 0
 
     def function_for(self, location: Path) -> str:
         """The name of the generated function for the schema at ``location``, written once."""
@@ -148,12 +148,23 @@ class _Generator:
     def write_functions(self) -> None:
         while self.pending:
             name, schema, location = self.pending.pop(0)
-            self.source.line(0, f"def {name}(v, p, errors):")
-            start = len(self.source.lines)
+            self.source.line(0, f"def {name}(v, p, errors, d):")
+            start, self.deepest = len(self.source.lines), 0
             self.emit(schema, location, "v", ["*p"], 1)
-            if len(self.source.lines) == start:
-                self.source.line(1, "pass")
+            # d is how deep v sits; the body looks at most `deepest` levels further down. Past the
+            # limit the reference walk answers, with its one depth error.
+            limit = self.source.constant(self.compiled.limits.max_depth - self.deepest)
+            self.source.lines.insert(start, f"    if d >= {limit}: raise NotPlainJSON")
             self.source.line(0, "")
+
+    def depth_of(self, path: list[str]) -> str:
+        """How deep the value at ``path`` sits in the instance, as an expression."""
+        self.deepest = max(self.deepest, len(path) - 1)
+        return f"d + {len(path) - 1}" if len(path) > 1 else "d"
+
+    def levels(self, path: list[str]) -> str:
+        """How many levels of containers the value at ``path`` may still hold."""
+        return f"{self.source.constant(self.compiled.limits.max_depth)} - ({self.depth_of(path)})"
 
     def keyword_check(self, location: Path, keyword: str) -> str:
         return self.source.constant(self.compiled.keyword_checks[to_pointer(location + (keyword,))])
@@ -166,25 +177,25 @@ class _Generator:
     def emit(self, schema: Any, location: Path, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
         if schema is True:
-            line(depth, f"if not plain({value}): raise NotPlainJSON")
+            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             return
         if schema is False:
             reject = self.source.constant(self.compiled.checks[to_pointer(location)])
-            line(depth, f"if not plain({value}): raise NotPlainJSON")
+            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             line(depth, f"{reject}({value}, {_path_expression(path)}, errors)")
             return
         kind = self.source.fresh("t")
         line(depth, f"{kind} = type({value})")
         if "$ref" in schema:
             target = self.function_for(self.compiled.ref_targets[to_pointer(location + ("$ref",))])
-            line(depth, f"{target}({value}, {_path_expression(path)}, errors)")
+            line(depth, f"{target}({value}, {_path_expression(path)}, errors, {self.depth_of(path)})")
         if "type" in schema:
             names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
             test = " or ".join(_TYPE_TESTS[name].format(t=kind, v=value) for name in names)
             line(depth, f"if not ({test}):")
             if _scalar_typed(schema):
                 # Passing the test proves the value plain JSON, so only a failure needs the walk.
-                line(depth + 1, f"if not plain({value}): raise NotPlainJSON")
+                line(depth + 1, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             self.report(location, "type", value, path, depth + 1)
         if "enum" in schema:
             options = schema["enum"]
@@ -210,7 +221,10 @@ class _Generator:
         if "not" in schema:
             scratch = self.source.fresh("s")
             line(depth, f"{scratch} = []")
-            line(depth, f"{self.function_for(location + ('not',))}({value}, (), {scratch})")
+            line(
+                depth,
+                f"{self.function_for(location + ('not',))}({value}, (), {scratch}, {self.depth_of(path)})",
+            )
             line(depth, f"if not {scratch}:")
             self.report(location, "not", value, path, depth + 1)
 
@@ -234,7 +248,7 @@ class _Generator:
             scratch = self.source.fresh("s")
             branch = self.function_for(location + (keyword, index))
             line(depth, f"{scratch} = []")
-            line(depth, f"{branch}({value}, (), {scratch})")
+            line(depth, f"{branch}({value}, (), {scratch}, {self.depth_of(path)})")
             line(depth, f"{passed} += not {scratch}")
         line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}:")
         self.report(location, keyword, value, path, depth + 1)
@@ -250,7 +264,7 @@ class _Generator:
                     line(depth, f"if {kind} is float and {value} - {value} != 0: raise NotPlainJSON")
             elif not _IN_PLACE & schema.keys():
                 # Without a $ref or combinator, which walk the whole value with the same care.
-                line(depth, f"if not plain({value}): raise NotPlainJSON")
+                line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             return
         branches: dict[str, tuple[str, _Emitter]] = {
             "string": (f"{kind} is str", self.emit_string),
@@ -325,7 +339,7 @@ class _Generator:
             line(depth, f"for {position} in range({start}, {length}):")
             line(depth + 1, f"{item} = {value}[{position}]")
         if items is False:
-            line(depth + 1, f"if not plain({item}): raise NotPlainJSON")
+            line(depth + 1, f"if not plain({item}, {self.levels([*path, position])}): raise NotPlainJSON")
             line(depth, f"if {length} > {start}:")
             self.report(location, "items", value, path, depth + 1)
         else:
@@ -361,10 +375,9 @@ class _Generator:
             key = self.source.fresh("k")
             line(depth, f"if not {known}.issuperset({value}):")
             line(depth + 1, f"for {key}, {self.source.fresh('x')} in {value}.items():")
-            line(
-                depth + 2,
-                f"if {key} not in {known} and (type({key}) is not str or not plain({value}[{key}])):",
-            )
+            levels = self.levels([*path, key])
+            unplain = f"type({key}) is not str or not plain({value}[{key}], {levels})"
+            line(depth + 2, f"if {key} not in {known} and ({unplain}):")
             line(depth + 3, "raise NotPlainJSON")
             self.report(location, "additionalProperties", value, path, depth + 1)
             return
@@ -388,7 +401,7 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     source.line(0, "def validate(instance):")
     source.line(1, "errors = []")
     source.line(1, "try:")
-    source.line(2, f"{root}(instance, (), errors)")
+    source.line(2, f"{root}(instance, (), errors, 0)")
     source.line(1, "except NotPlainJSON:")
     source.line(2, "return None")
     source.line(1, "return errors")

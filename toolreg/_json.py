@@ -116,7 +116,7 @@ class NotJSON(ValueError):
     """Raised by :func:`json_copy`; :func:`find_non_json` says where and why."""
 
 
-def json_copy(value: Any) -> Any:
+def json_copy(value: Any, max_depth: int = 10**9) -> Any:
     """A deep copy of a JSON value made of exact built-in types; raises NotJSON for anything else.
 
     It walks once where ``copy.deepcopy`` and a separate check would walk twice. A subclass of a
@@ -124,36 +124,41 @@ def json_copy(value: Any) -> Any:
     :func:`find_non_json`, which takes subclasses as JSON and needs no Python stack.
     """
     try:
-        return _copy(value)
+        return _copy(value, max_depth)
     except RecursionError:
         raise NotJSON("too deep, or a cycle") from None
 
 
-def _copy(value: Any) -> Any:
+def _copy(value: Any, depth_left: int) -> Any:
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return value
     if kind is float and math.isfinite(value):
         return value
+    if depth_left <= 0:
+        raise NotJSON("too deep")
     if kind is dict:
         copied = {}
         for key, item in value.items():
             if type(key) is not str:
                 raise NotJSON(key)
-            copied[key] = _copy(item)
+            copied[key] = _copy(item, depth_left - 1)
         return copied
     if kind is list:
-        return [_copy(item) for item in value]
+        return [_copy(item, depth_left - 1) for item in value]
     raise NotJSON(kind.__name__)
 
 
-def find_non_json(value: object) -> list[tuple[tuple[str | int, ...], str]]:
-    """Every place in ``value`` that is not JSON, as ``(path, reason)``, in document order.
+def find_non_json(
+    value: object, max_depth: int | None = None
+) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """Every place in ``value`` that is not JSON, as ``(path, keyword, reason)``, in document order.
 
-    The walk keeps its own stack, so depth costs memory rather than Python frames, and
-    a container met again on its own path is reported as a cycle instead of looping.
+    The keyword is ``json``, or ``depth`` for a container nested deeper than ``max_depth``
+    levels, which is not entered. The walk keeps its own stack, so depth costs memory rather
+    than Python frames, and a container met again on its own path is reported as a cycle.
     """
-    problems: list[tuple[tuple[str | int, ...], str]] = []
+    problems: list[tuple[tuple[str | int, ...], str, str]] = []
     open_containers: set[int] = set()
     # Entries are (path, value, closing): closing marks the point where a container is left.
     stack: list[tuple[tuple[str | int, ...], object, bool]] = [((), value, False)]
@@ -163,8 +168,11 @@ def find_non_json(value: object) -> list[tuple[tuple[str | int, ...], str]]:
             open_containers.discard(id(item))
             continue
         if isinstance(item, (list, dict)):
+            if max_depth is not None and len(path) >= max_depth:
+                problems.append((path, "depth", f"nested deeper than {max_depth} levels"))
+                continue
             if id(item) in open_containers:
-                problems.append((path, "a container that contains itself"))
+                problems.append((path, "json", "a container that contains itself"))
                 continue
             open_containers.add(id(item))
             stack.append((path, item, True))
@@ -176,13 +184,13 @@ def find_non_json(value: object) -> list[tuple[tuple[str | int, ...], str]]:
                 children = []
                 for key, child in item.items():
                     if not isinstance(key, str):
-                        problems.append((path, f"an object key of Python type {type(key).__name__}"))
+                        problems.append((path, "json", f"an object key of Python type {type(key).__name__}"))
                         continue
                     children.append((path + (key,), child, False))
             stack.extend(reversed(children))
         elif json_type(item) is None:
             if isinstance(item, float):
-                problems.append((path, f"{item} is not a JSON number"))
+                problems.append((path, "json", f"{item} is not a JSON number"))
             else:
-                problems.append((path, f"a value of Python type {type(item).__name__}"))
+                problems.append((path, "json", f"a value of Python type {type(item).__name__}"))
     return problems

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 from ._errors import SchemaError, ValidationError
 from ._json import NotJSON, find_non_json, json_copy
 from ._keywords import KEYWORDS, Check, Path, Site, no_check
+from ._limits import DEFAULT_LIMITS, Limits
 from ._pointer import escape, split, to_pointer
 
 __all__ = ["check_schema", "compile_schema", "Compiled", "ANNOTATIONS"]
@@ -83,8 +84,9 @@ _Edge = tuple[str, str | None]
 class _Compiler:
     """One walk over one schema document: each location compiled once, local ``$ref``s resolved."""
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, limits: Limits = DEFAULT_LIMITS) -> None:
         self.root = root
+        self.limits = limits
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
@@ -108,6 +110,11 @@ class _Compiler:
                 checks[pointer](instance, path, errors)
 
             return later
+        if len(self.checks) + len(self.compiling) >= self.limits.max_schema_size:
+            raise SchemaError(
+                f"a schema may hold at most {self.limits.max_schema_size} subschemas (max_schema_size)",
+                schema_path=pointer,
+            )
         self.compiling.add(pointer)
         check = self._compile_new(schema, location, pointer)
         self.compiling.discard(pointer)
@@ -223,20 +230,19 @@ def _admit(keyword: str, value: Any, location: Path) -> None:
     raise SchemaError(f"unknown keyword {keyword!r}{hint}", schema_path=pointer, keyword=keyword)
 
 
-def compile_schema(schema: Any) -> Compiled:
+def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses."""
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
-        snapshot = json_copy(schema)
+        snapshot = json_copy(schema, limits.max_schema_depth)
     except NotJSON:
-        problems = find_non_json(schema)
+        problems = find_non_json(schema, limits.max_schema_depth)
         if problems:
-            path, reason = problems[0]
-            raise SchemaError(
-                f"a schema must be JSON, but holds {reason}", schema_path=to_pointer(path)
-            ) from None
+            path, keyword, reason = problems[0]
+            what = "is" if keyword == "depth" else "must be JSON, but holds"
+            raise SchemaError(f"a schema {what} {reason}", schema_path=to_pointer(path)) from None
         snapshot = copy.deepcopy(schema)  # JSON after all, built of subclasses of its types
-    compiler = _Compiler(snapshot)
+    compiler = _Compiler(snapshot, limits)
     compiler.compile(snapshot, ())
     compiler.refuse_endless_loops()
     return compiler

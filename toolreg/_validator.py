@@ -7,6 +7,7 @@ from typing import Any
 from ._codegen import FastCheck, generate
 from ._errors import ValidationError
 from ._json import find_non_json
+from ._limits import DEFAULT_LIMITS, Limits
 from ._pointer import to_pointer
 from ._schema import compile_schema
 
@@ -23,8 +24,8 @@ class Validator:
 
     __slots__ = ("schema", "_compiled", "_source", "_fast")
 
-    def __init__(self, schema: Any) -> None:
-        self._compiled = compile_schema(schema)
+    def __init__(self, schema: Any, limits: Limits = DEFAULT_LIMITS) -> None:
+        self._compiled = compile_schema(schema, limits)
         # The compiled snapshot: a caller changing its dict later cannot change what we check.
         self.schema = self._compiled.root
         self._source: str | None = None
@@ -50,15 +51,18 @@ class Validator:
 
     def validate_reference(self, instance: Any) -> list[ValidationError]:
         """The same answer as :meth:`validate`, from the recursive reference walk."""
-        problems = find_non_json(instance)
+        limit = self._compiled.limits.max_depth
+        problems = find_non_json(instance, limit)
         if problems:
-            # Schema keywords only speak of JSON values, so a non-JSON value is reported alone.
-            return [
-                ValidationError(to_pointer(path), "", "json", f"not a JSON value: {reason}")
-                for path, reason in problems
-            ]
+            # Schema keywords only speak of JSON values within the limits, so these come alone.
+            return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems]
         errors: list[ValidationError] = []
-        self._compiled.checks[""](instance, (), errors)
+        try:
+            self._compiled.checks[""](instance, (), errors)
+        except RecursionError:
+            # Only a max_depth raised past what this Python's stack allows can get here.
+            message = f"too deep to check within Python's recursion limit (max_depth is {limit})"
+            return [ValidationError("", "", "depth", message, {"limit": limit})]
         return errors
 
     def is_valid(self, instance: Any) -> bool:
@@ -66,11 +70,17 @@ class Validator:
         return not self.validate(instance)
 
 
-def compile(schema: Any) -> Validator:  # noqa: A001 - the name users expect, as in re.compile
+def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int) -> ValidationError:
+    if keyword == "depth":
+        return ValidationError(to_pointer(path), "", "depth", reason, {"limit": limit})
+    return ValidationError(to_pointer(path), "", "json", f"not a JSON value: {reason}")
+
+
+def compile(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Validator:  # noqa: A001 - as in re.compile
     """Check ``schema`` (raising SchemaError) and return a reusable :class:`Validator`."""
-    return Validator(schema)
+    return Validator(schema, limits)
 
 
-def validate(schema: Any, instance: Any) -> list[ValidationError]:
+def validate(schema: Any, instance: Any, limits: Limits = DEFAULT_LIMITS) -> list[ValidationError]:
     """Every error of ``instance`` against ``schema``; an empty list when it is valid."""
-    return Validator(schema).validate(instance)
+    return Validator(schema, limits).validate(instance)
