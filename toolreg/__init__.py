@@ -10,6 +10,7 @@ from ._errors import (
     UnknownToolError,
     ValidationError,
 )
+from ._limits import Limits
 from ._registry import ToolRecord, ToolRegistry
 from ._schema import check_schema
 from ._validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
@@ -23,6 +24,7 @@ __all__ = [
     "validate",
     "compile",
     "check_schema",
+    "Limits",
     "ToolregError",
     "SchemaError",
     "DuplicateToolError",

@@ -10,8 +10,9 @@ from typing import Any, NoReturn, Protocol
 
 from ._errors import SchemaError, ValidationError, freeze, thaw, trusted_error
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
+from ._limits import Limits
 from ._pointer import Token, to_pointer
-from ._regex import Pattern, RegexSyntaxError
+from ._regex import Pattern, RegexSyntaxError, backtracking_risk
 
 __all__ = ["Check", "Path", "Site", "Compiler", "KEYWORDS", "JSON_TYPES", "show", "no_check"]
 
@@ -50,6 +51,8 @@ def no_check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
 
 class Compiler(Protocol):
     """What a keyword function may ask of the schema walk (see ``_schema``)."""
+
+    limits: Limits
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check: ...
 
@@ -263,6 +266,13 @@ def _pattern(value: Any, site: Site) -> Check:
         pattern = Pattern(value)
     except RegexSyntaxError as error:
         site.refuse(f"is not a valid ECMA-262 regular expression: {error}")
+    risk = backtracking_risk(value)
+    if risk and not site.compiler.limits.allow_backtracking_patterns:
+        # A model's 40-character string could otherwise hold the validator for minutes.
+        site.refuse(
+            f"can take exponential time on a long string ({risk}); rewrite it, or accept it with "
+            "Limits(allow_backtracking_patterns=True)"
+        )
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, str) and not pattern.search(instance):

@@ -15,13 +15,18 @@ class Limits:
     ``depth`` error at the first container past it, and no other error. ``max_schema_depth``: a schema
     document nested deeper, as JSON, is refused at registration; ``max_schema_size``: so is one with
     more subschemas. Tool arguments and schemas seen in real catalogs nest fewer than 10 levels.
+    ``allow_backtracking_patterns``: a ``pattern`` whose shape can take exponential time on a
+    backtracking engine (``^(a+)+$``) is refused unless this is set; see ``_regex.backtracking_risk``.
     """
 
     max_depth: int = 128
     max_schema_depth: int = 128
     max_schema_size: int = 10_000
+    allow_backtracking_patterns: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.allow_backtracking_patterns, bool):
+            raise ValueError("Limits.allow_backtracking_patterns must be a bool")
         for name in ("max_depth", "max_schema_depth", "max_schema_size"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from ._errors import (
     UnknownToolError,
     ValidationError,
 )
+from ._limits import DEFAULT_LIMITS, Limits
 from ._validator import Validator
 
 __all__ = ["ToolRecord", "ToolRegistry", "check_tool_name"]
@@ -48,21 +50,28 @@ def check_tool_name(name: object) -> str:
 
 @dataclass(frozen=True)
 class ToolRecord:
-    """A registered tool; the schema is the registry's own snapshot, taken at registration."""
+    """A registered tool. ``schema`` is a fresh copy of the registry's snapshot at each access, so
+    nothing done to it through :meth:`ToolRegistry.get` can change what the registry checks."""
 
     name: str
     description: str
-    schema: Any
     handler: Callable[..., Any]
     idempotent: bool = False
     timeout_ms: int | None = None
     validator: Validator = field(repr=False, compare=False, kw_only=True)
 
+    @property
+    def schema(self) -> Any:
+        return copy.deepcopy(self.validator.schema)
+
 
 class ToolRegistry:
     """Tools by name, in registration order; each schema is checked and compiled once."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, limits: Limits = DEFAULT_LIMITS) -> None:
+        if not isinstance(limits, Limits):
+            raise InvalidToolError(f"limits must be a toolreg.Limits, not {type(limits).__name__}")
+        self.limits = limits
         self._records: dict[str, ToolRecord] = {}
         # Writers take the lock; readers see a whole dict swapped in at once, so never a torn one.
         self._write_lock = threading.Lock()
@@ -92,12 +101,11 @@ class ToolRegistry:
             raise InvalidToolError(f"timeout_ms of {name!r} must be a positive int or None")
         if not isinstance(override, bool):
             raise InvalidToolError("override must be a bool")
-        validator = Validator(schema)
+        validator = Validator(schema, self.limits)
         _require_object_type(validator.schema)
         record = ToolRecord(
             name,
             description,
-            validator.schema,
             handler,
             idempotent,
             timeout_ms,

@@ -46,7 +46,10 @@ class Validator:
     def validate(self, instance: Any) -> list[ValidationError]:
         """Every error, in a deterministic order; an empty list when ``instance`` is valid."""
         fast = self._fast or self._build()
-        errors = fast(instance)
+        try:
+            errors = fast(instance)
+        except RecursionError:
+            errors = None  # a max_depth set past this Python's stack: the reference walk reports it
         return self.validate_reference(instance) if errors is None else errors
 
     def validate_reference(self, instance: Any) -> list[ValidationError]:
