@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: test conformance bench lint clean
+.PHONY: test conformance bench fuzz lint clean
 
 $(STAMP): pyproject.toml requirements-test.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,9 @@ $(BENCH_STAMP): $(STAMP) bench/requirements.txt
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
+
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -4,4 +4,8 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None)
+# make fuzz: the property tests of test_reliability.py, long.
+settings.register_profile(
+    "fuzz", max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -62,6 +62,7 @@ def test_annotations_are_accepted():
         ({"nullable": True}, "/nullable", "nullable", "type list"),
         ({"$schema": "http://example.com/other"}, "/$schema", "$schema", "meta-schema"),
         ({"title": 3}, "/title", "title", "string"),
+        ({"$schema": []}, "/$schema", "$schema", "meta-schema"),
         ({"enum": [float("nan")]}, "/enum/0", None, "JSON"),
         ({"enum": [(1, 2)]}, "/enum/0", None, "JSON"),
     ],

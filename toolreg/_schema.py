@@ -38,7 +38,7 @@ ANNOTATIONS: dict[str, tuple[str, Any]] = {
     "deprecated": ("a boolean", lambda v: isinstance(v, bool)),
     "readOnly": ("a boolean", lambda v: isinstance(v, bool)),
     "writeOnly": ("a boolean", lambda v: isinstance(v, bool)),
-    "$schema": ("the 2020-12 or draft-07 meta-schema URI", lambda v: v in DIALECTS),
+    "$schema": ("the 2020-12 or draft-07 meta-schema URI", lambda v: isinstance(v, str) and v in DIALECTS),
 }
 
 # JSON Schema keywords (2020-12 and older drafts) that toolreg knows but does not support.

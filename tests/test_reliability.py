@@ -1,0 +1,328 @@
+"""Hostile input: deep nesting, huge arrays, regex blow-ups, code injection, non-JSON values, threads."""
+
+import collections
+import enum
+import json
+import threading
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import toolreg
+from conformance._strategies import json_values, schemas
+from toolreg._keywords import KEYWORDS
+from toolreg._schema import ANNOTATIONS
+
+DEPTH = 10_000
+
+
+def nested_lists(depth):
+    root = current = []
+    for _ in range(depth - 1):
+        child = []
+        current.append(child)
+        current = child
+    return root
+
+
+def nested_objects(depth):
+    root = current = {}
+    for _ in range(depth - 1):
+        current["a"] = {}
+        current = current["a"]
+    return root
+
+
+def both_paths(validator, instance):
+    """The fast path's answer, after checking that the reference walk gives the very same."""
+    fast = validator.validate(instance)
+    assert fast == validator.validate_reference(instance)
+    return fast
+
+
+# -- depth and size ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [nested_lists, nested_objects])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        True,
+        {},
+        {"type": ["array", "object"]},
+        {"items": {"$ref": "#"}, "additionalProperties": {"$ref": "#"}},
+    ],
+)
+def test_an_instance_nested_ten_thousand_deep_gets_one_clear_error(make, schema):
+    [error] = both_paths(toolreg.compile(schema), make(DEPTH))
+    assert error.keyword == "depth" and error.facts["limit"] == 128
+    assert error.path.count("/") == 128
+    assert "128 levels" in error.message
+
+
+def test_the_depth_limit_is_set_per_registry():
+    shallow = toolreg.ToolRegistry(limits=toolreg.Limits(max_depth=3))
+    shallow.register("t", {"type": "object"}, print)
+    assert shallow.validate("t", {"a": {"b": [1]}})
+    [error] = shallow.validate("t", {"a": {"b": [[1]]}})
+    assert (error.path, error.keyword) == ("/a/b/0", "depth")
+    deep = toolreg.ToolRegistry(limits=toolreg.Limits(max_depth=20_000))
+    deep.register("t", {"type": "object", "additionalProperties": {"$ref": "#"}}, print)
+    [error] = deep.validate("t", nested_objects(DEPTH))  # past Python's stack: still an answer
+    assert error.keyword == "depth" and "recursion limit" in error.message
+
+
+def test_instances_within_the_limit_validate_normally():
+    schema = {"items": {"$ref": "#"}, "type": "array"}
+    assert both_paths(toolreg.compile(schema), nested_lists(128)) == []
+    [error] = both_paths(toolreg.compile(schema), [nested_lists(100), 5])
+    assert (error.path, error.keyword) == ("/1", "type")
+
+
+def test_a_schema_nested_ten_thousand_deep_is_refused_with_a_pointer():
+    schema = current = {}
+    for _ in range(DEPTH):
+        current["items"] = {}
+        current = current["items"]
+    with pytest.raises(toolreg.SchemaError) as caught:
+        toolreg.check_schema(schema)
+    assert "nested deeper than 128 levels" in str(caught.value)
+    assert caught.value.schema_path == "/items" * 128
+    enum_deep = {"enum": [nested_lists(DEPTH)]}
+    with pytest.raises(toolreg.SchemaError):
+        toolreg.check_schema(enum_deep)
+
+
+def test_a_schema_with_too_many_subschemas_is_refused():
+    schema = {"properties": {f"p{index}": {"type": "string"} for index in range(20)}}
+    with pytest.raises(toolreg.SchemaError) as caught:
+        toolreg.compile(schema, toolreg.Limits(max_schema_size=10))
+    assert "max_schema_size" in str(caught.value)
+    toolreg.compile(schema)
+
+
+def test_limits_are_checked():
+    for bad in ({"max_depth": 0}, {"max_schema_size": True}, {"allow_backtracking_patterns": 1}):
+        with pytest.raises(ValueError):
+            toolreg.Limits(**bad)
+    with pytest.raises(toolreg.InvalidToolError):
+        toolreg.ToolRegistry(limits={"max_depth": 3})
+
+
+def test_a_million_items_validate():
+    validator = toolreg.compile({"type": "array", "items": {"type": "integer", "minimum": 0}})
+    items = list(range(1_000_000))
+    assert validator.validate(items) == []
+    items[-1] = -1
+    [error] = validator.validate(items)
+    assert (error.path, error.keyword) == ("/999999", "minimum")
+
+
+# -- regular expressions ----------------------------------------------------------------------
+
+REDOS = ["^(a+)+$", "(a*)*b", "^(a|aa)+$", r"^(\w+\s?)*$", "(x+x+)+y", "^(a|a?)+$", "(.*a){12}", r"^(\d+)*$"]
+SAFE = [
+    r"^[a-z]+(-[a-z]+)*$",
+    r"^([a-z0-9]+\.)+[a-z]{2,}$",
+    r"^\d{3}-\d{4}$",
+    "^(?:https?)://",
+    r"^(\d{1,3}\.){3}\d{1,3}$",
+]
+
+
+@pytest.mark.parametrize("pattern", REDOS)
+def test_patterns_that_backtrack_exponentially_are_refused(pattern):
+    with pytest.raises(toolreg.SchemaError) as caught:
+        toolreg.check_schema({"properties": {"q": {"pattern": pattern}}})
+    assert caught.value.schema_path == "/properties/q/pattern"
+    assert "exponential" in str(caught.value) and "allow_backtracking_patterns" in str(caught.value)
+    allowed = toolreg.compile({"pattern": pattern}, toolreg.Limits(allow_backtracking_patterns=True))
+    assert allowed.is_valid("a") in (True, False)  # accepted on request, and answers short strings
+
+
+@pytest.mark.parametrize("pattern", SAFE)
+def test_delimited_repetitions_are_accepted(pattern):
+    toolreg.check_schema({"pattern": pattern})
+
+
+# -- the generated code -----------------------------------------------------------------------
+
+HOSTILE = [
+    '"',
+    "'",
+    '"""',
+    "'''",
+    "\\",
+    "\n",
+    "\r\n",
+    "\x00",
+    "\u2028",
+    "é😀",
+    "{x}",
+    "%s",
+    "#",
+    "__import__('os')",
+]
+hostile_text = st.lists(st.sampled_from(HOSTILE) | st.text(max_size=3), min_size=1, max_size=4).map("".join)
+
+
+@st.composite
+def hostile_schemas(draw):
+    names = draw(st.lists(hostile_text, min_size=1, max_size=4, unique=True))
+    return {
+        "type": "object",
+        "$defs": {name: {"enum": [name, draw(hostile_text)]} for name in names},
+        "properties": {
+            name: draw(
+                st.sampled_from(
+                    [
+                        {"$ref": "#/$defs/" + name.replace("~", "~0").replace("/", "~1").replace("%", "%25")},
+                        {"const": name},
+                        {"pattern": "".join("\\" + c if c in "\\^$.|?*+()[]{}/" else c for c in name)},
+                        {"propertyNames": {"enum": [name]}},
+                    ]
+                )
+            )
+            for name in names
+        },
+        "required": names[:1],
+        "additionalProperties": draw(st.booleans()),
+    }
+
+
+@given(hostile_schemas(), st.data())
+def test_hostile_strings_never_reach_the_generated_source(schema, data):
+    validator = toolreg.compile(schema)
+    source = validator.source
+    for name in schema["properties"]:
+        if len(name) > 3:
+            assert name not in source
+    compile(source, "<check>", "exec")  # it is still plain Python
+    names = list(schema["properties"])
+    instance = data.draw(
+        st.dictionaries(st.sampled_from(names) | hostile_text, st.sampled_from(names) | json_values())
+    )
+    both_paths(validator, instance)
+
+
+# -- values that are not JSON -----------------------------------------------------------------
+
+
+class Colour(enum.IntEnum):
+    RED = 1
+
+
+class Name(str):
+    pass
+
+
+def test_non_json_values_and_subclasses():
+    cyclic = {"a": []}
+    cyclic["a"].append(cyclic)
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}, "s": {"maxLength": 3}}}
+    validator = toolreg.compile(schema)
+    cases = [
+        ({"n": (1, 2)}, [("/n", "json")]),
+        ({"n": {1, 2}}, [("/n", "json")]),
+        ({"n": b"x"}, [("/n", "json")]),
+        ({1: "x"}, [("", "json")]),
+        ({"n": object()}, [("/n", "json")]),
+        ({"n": float("nan"), "s": float("inf")}, [("/n", "json"), ("/s", "json")]),
+        (cyclic, [("/a/0", "json")]),
+        ({"n": Colour.RED, "s": Name("abcd")}, [("/s", "maxLength")]),
+        (collections.OrderedDict(n=-1), [("/n", "minimum")]),
+    ]
+    for instance, expected in cases:
+        assert [(e.path, e.keyword) for e in both_paths(validator, instance)] == expected, instance
+
+
+# -- arbitrary JSON as a schema ---------------------------------------------------------------
+
+KEYS = sorted(KEYWORDS) + sorted(ANNOTATIONS) + ["nullable", "if", "foo", "$id", "items"]
+arbitrary_schemas = st.recursive(
+    st.booleans() | st.dictionaries(st.sampled_from(KEYS), json_values(), max_size=3),
+    lambda children: st.dictionaries(
+        st.sampled_from(KEYS), children | st.lists(children, max_size=3) | json_values(), max_size=4
+    ),
+    max_leaves=12,
+)
+
+
+@given(arbitrary_schemas, st.lists(json_values(), max_size=3))
+def test_any_json_schema_is_refused_cleanly_or_validates_without_surprises(schema, instances):
+    try:
+        validator = toolreg.compile(schema)
+    except toolreg.SchemaError as error:
+        assert isinstance(error.schema_path, str)
+        assert error.schema_path == "" or error.schema_path.startswith("/")
+        return
+    for instance in instances:
+        for error in both_paths(validator, instance):
+            json.dumps(error.to_dict())
+
+
+@given(schemas(), st.lists(json_values(allow_non_finite=True), max_size=4))
+def test_generated_schemas_agree_on_both_paths(schema, instances):
+    validator = toolreg.compile(schema)
+    for instance in instances:
+        both_paths(validator, instance)
+
+
+# -- threads ----------------------------------------------------------------------------------
+
+THREADS, ROUNDS = 8, 150
+
+
+def test_registering_overriding_reading_and_validating_at_once():
+    registry = toolreg.ToolRegistry()
+    registry.register("shared", {"type": "object", "properties": {"v": {"const": -1}}}, print)
+    failures = []
+    start = threading.Barrier(THREADS)
+
+    def worker(number):
+        try:
+            start.wait()
+            for round_ in range(ROUNDS):
+                name = f"t{number}.r{round_}"
+                registry.register(name, {"type": "object", "required": [name]}, print, description=name)
+                version = number * ROUNDS + round_
+                schema = {"type": "object", "properties": {"v": {"const": version}}}
+                registry.register("shared", schema, print, description=str(version), override=True)
+                record = registry.get("shared")
+                # Never torn: the description and the schema come from one registration.
+                if record.schema["properties"]["v"]["const"] != int(record.description):
+                    failures.append(("torn", record))
+                names = registry.names()
+                if len(set(names)) != len(names) or names[0] != "shared":
+                    failures.append(("names", names))
+                if registry.validate(name, {name: 1}) != toolreg.Ok() or not registry.validate(name, {}):
+                    failures.append(("validate", name))
+        except Exception as error:  # pragma: no cover - reported below
+            failures.append(("raised", repr(error)))
+
+    threads = [threading.Thread(target=worker, args=(number,)) for number in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert len(registry) == 1 + THREADS * ROUNDS
+    for number in range(THREADS):
+        mine = [name for name in registry.names() if name.startswith(f"t{number}.")]
+        assert mine == [f"t{number}.r{round_}" for round_ in range(ROUNDS)]  # each thread's order kept
+
+
+# -- immutability -----------------------------------------------------------------------------
+
+
+def test_a_record_hands_out_copies_of_its_schema():
+    registry = toolreg.ToolRegistry()
+    record = registry.register("t", {"type": "object", "properties": {"n": {"type": "integer"}}}, print)
+    record.schema["properties"]["n"]["type"] = "string"
+    registry.get("t").schema["properties"].clear()
+    assert registry.validate("t", {"n": 1}) == toolreg.Ok()
+    assert registry.get("t").schema == {"type": "object", "properties": {"n": {"type": "integer"}}}
+    arguments = {"n": [1, {"x": 2}]}
+    registry.validate("t", arguments)
+    assert arguments == {"n": [1, {"x": 2}]}
