@@ -220,3 +220,10 @@ def test_items_false_is_one_error_at_the_array():
     assert (error.path, error.schema_path, error.keyword) == ("/list", "/properties/list/items", "items")
     assert (error.facts["limit"], error.facts["actual"]) == (0, 2)
     assert toolreg.validate({"items": False}, []) == []
+
+
+def test_the_fast_path_writes_code_for_every_keyword():
+    from toolreg._codegen import HANDLED_KEYWORDS
+    from toolreg._keywords import KEYWORDS
+
+    assert set(KEYWORDS) == HANDLED_KEYWORDS
