@@ -16,6 +16,7 @@ which reports them. Every part of the instance is either tested by exact type or
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
 from typing import Any
 
@@ -137,6 +138,8 @@ class _Generator:
         self.functions: dict[str, str] = {}
         self.pending: list[tuple[str, Any, Path]] = []
         self.deepest = 0
+        self.entry_checks: dict[str, tuple[int, int]] = {}
+        self.requests: collections.Counter[str] = collections.Counter()
 
     def function_for(self, location: Path) -> str:
         """The name of the generated function for the schema at ``location``, written once."""
@@ -144,7 +147,9 @@ class _Generator:
         if pointer not in self.functions:
             self.functions[pointer] = self.source.fresh("f")
             self.pending.append((self.functions[pointer], self._schema_at(location), location))
-        return self.functions[pointer]
+        name = self.functions[pointer]
+        self.requests[name] += 1
+        return name
 
     def _schema_at(self, location: Path) -> Any:
         schema = self.compiled.root
@@ -162,7 +167,14 @@ class _Generator:
             # limit the reference walk answers, with its one depth error.
             limit = self.source.constant(self.compiled.limits.max_depth - self.deepest)
             self.source.lines.insert(start, f"    if d >= {limit}: raise NotPlainJSON")
+            self.entry_checks[name] = (start, self.deepest)
             self.source.line(0, "")
+
+    def drop_needless_entry_check(self, root: str) -> None:
+        """The root function, when no $ref leads back to it, always starts at depth 0."""
+        start, deepest = self.entry_checks[root]
+        if self.requests[root] == 1 and deepest < self.compiled.limits.max_depth:
+            del self.source.lines[start]
 
     def depth_of(self, path: list[str]) -> str:
         """How deep the value at ``path`` sits in the instance, as an expression."""
@@ -404,6 +416,7 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     generator = _Generator(compiled)
     root = generator.function_for(())
     generator.write_functions()
+    generator.drop_needless_entry_check(root)
     source = generator.source
     source.line(0, "def validate(instance):")
     source.line(1, "errors = []")

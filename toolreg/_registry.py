@@ -73,6 +73,7 @@ class ToolRegistry:
             raise InvalidToolError(f"limits must be a toolreg.Limits, not {type(limits).__name__}")
         self.limits = limits
         self._records: dict[str, ToolRecord] = {}
+        self._validators: dict[str, Callable[[Any], list[ValidationError]]] = {}
         # Writers take the lock; readers see a whole dict swapped in at once, so never a torn one.
         self._write_lock = threading.Lock()
 
@@ -116,7 +117,10 @@ class ToolRegistry:
                 raise DuplicateToolError(name)
             records = dict(self._records)
             records[name] = record  # an existing key keeps its place
-            self._records = records
+            validators = dict(self._validators)
+            validators[name] = validator.validate
+            # Two tables, each swapped whole: get() and validate() each see one registration or the next.
+            self._records, self._validators = records, validators
         return record
 
     def get(self, name: str) -> ToolRecord:
@@ -129,10 +133,10 @@ class ToolRegistry:
     def validate(self, name: str, args: Any) -> Ok | list[ValidationError]:
         """``Ok`` when ``args`` fits the tool's schema, else every error; never calls the handler."""
         try:
-            validator = self._records[name].validator
+            validate = self._validators[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return validator.validate(args) or _OK
+        return validate(args) or _OK
 
     def names(self) -> list[str]:
         """Tool names in registration order."""
