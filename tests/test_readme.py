@@ -1,4 +1,4 @@
-"""The README's example runs and prints what the README says it prints."""
+"""The README's examples run, in order, and print what the README says they print."""
 
 import contextlib
 import io
@@ -7,11 +7,23 @@ import re
 from pathlib import Path
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"```(python|json|text)\n(.*?)```", README, flags=re.S)
 
 
-def test_example_prints_what_the_readme_shows():
-    code, shown = re.findall(r"```(?:python|json)\n(.*?)```", README, flags=re.S)[:2]
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(code, {})
-    assert json.loads(printed.getvalue()) == json.loads(shown)
+def test_every_python_block_prints_what_follows_it():
+    namespace: dict[str, object] = {}
+    checked = 0
+    for index, (language, code) in enumerate(BLOCKS):
+        if language != "python":
+            continue
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(code, namespace)
+        following = BLOCKS[index + 1] if index + 1 < len(BLOCKS) else None
+        if following and following[0] == "json":
+            assert json.loads(printed.getvalue()) == json.loads(following[1])
+            checked += 1
+        elif following and following[0] == "text":
+            assert printed.getvalue() == following[1]
+            checked += 1
+    assert checked >= 4

@@ -147,7 +147,9 @@ def test_unknown_names(registry):
 def test_public_api():
     assert set(toolreg.__all__) == {
         "ToolRegistry", "ToolRecord", "Ok", "ValidationError", "Validator", "validate", "compile",
-        "check_schema", "Limits", "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError",
+        "check_schema", "Limits", "format_errors", "FormattedErrors", "import_mcp", "ImportReport",
+        "normalize_bfcl",
+        "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
         "InvalidToolError", "UnknownToolError",
     }  # fmt: skip
     for name in toolreg.__all__:

@@ -1,7 +1,9 @@
 """toolreg: a typed tool registry and a strict, pure JSON Schema validator for agent tool calls."""
 
+from ._catalogs import ImportReport, import_mcp, normalize_bfcl
 from ._errors import (
     DuplicateToolError,
+    ExportError,
     InvalidToolError,
     InvalidToolNameError,
     Ok,
@@ -10,6 +12,7 @@ from ._errors import (
     UnknownToolError,
     ValidationError,
 )
+from ._feedback import FormattedErrors, format_errors
 from ._limits import Limits
 from ._registry import ToolRecord, ToolRegistry
 from ._schema import check_schema
@@ -25,10 +28,16 @@ __all__ = [
     "compile",
     "check_schema",
     "Limits",
+    "format_errors",
+    "FormattedErrors",
+    "import_mcp",
+    "ImportReport",
+    "normalize_bfcl",
     "ToolregError",
     "SchemaError",
     "DuplicateToolError",
     "InvalidToolNameError",
     "InvalidToolError",
+    "ExportError",
     "UnknownToolError",
 ]

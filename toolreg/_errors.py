@@ -19,6 +19,7 @@ __all__ = [
     "DuplicateToolError",
     "InvalidToolNameError",
     "InvalidToolError",
+    "ExportError",
     "UnknownToolError",
 ]
 
@@ -173,6 +174,14 @@ class InvalidToolNameError(ToolregError, ValueError):
 
 class InvalidToolError(ToolregError, ValueError):
     """A registration argument other than the name or schema is of the wrong kind."""
+
+
+class ExportError(ToolregError, ValueError):
+    """A tool cannot take a provider's form: its name breaks a rule, or strict mode lacks a keyword."""
+
+    def __init__(self, message: str, *, schema_path: str | None = None) -> None:
+        super().__init__(message if schema_path is None else f"{message} (at {schema_path!r})")
+        self.schema_path = schema_path
 
 
 class UnknownToolError(ToolregError, LookupError):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, TypeVar
 
 from ._errors import (
     DuplicateToolError,
@@ -19,11 +20,15 @@ from ._errors import (
     ValidationError,
 )
 from ._limits import DEFAULT_LIMITS, Limits
+from ._providers import export_tool, from_provider_name
 from ._validator import Validator
 
 __all__ = ["ToolRecord", "ToolRegistry", "check_tool_name"]
 
 _SEGMENT = re.compile(r"[a-z0-9_]+", re.ASCII)
+# The MCP tool annotations a registration may set; idempotentHint comes from `idempotent`.
+MCP_HINTS = frozenset({"readOnlyHint", "destructiveHint", "openWorldHint"})
+Handler = TypeVar("Handler", bound=Callable[..., Any])
 _OK = Ok()
 
 
@@ -59,6 +64,8 @@ class ToolRecord:
     idempotent: bool = False
     timeout_ms: int | None = None
     validator: Validator = field(repr=False, compare=False, kw_only=True)
+    title: str | None = field(default=None, kw_only=True)
+    hints: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}), kw_only=True)
 
     @property
     def schema(self) -> Any:
@@ -87,8 +94,14 @@ class ToolRegistry:
         idempotent: bool = False,
         timeout_ms: int | None = None,
         override: bool = False,
+        title: str | None = None,
+        hints: Mapping[str, bool] | None = None,
     ) -> ToolRecord:
-        """Add a tool; raises before changing anything if any argument is refused."""
+        """Add a tool; raises before changing anything if any argument is refused.
+
+        ``title`` and ``hints`` (MCP's ``readOnlyHint``, ``destructiveHint``, ``openWorldHint``) are
+        passed on by :meth:`export`; ``idempotent`` becomes MCP's ``idempotentHint``.
+        """
         check_tool_name(name)
         if not callable(handler):
             raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
@@ -102,6 +115,15 @@ class ToolRegistry:
             raise InvalidToolError(f"timeout_ms of {name!r} must be a positive int or None")
         if not isinstance(override, bool):
             raise InvalidToolError("override must be a bool")
+        if title is not None and (not isinstance(title, str) or "\n" in title):
+            raise InvalidToolError(f"title of {name!r} must be a string of one line or None")
+        hints = dict(hints or {})
+        for hint, flag in hints.items():
+            if hint not in MCP_HINTS or not isinstance(flag, bool):
+                allowed = ", ".join(sorted(MCP_HINTS))
+                raise InvalidToolError(
+                    f"hints of {name!r} take {allowed} as true or false, not {hint!r}: {flag!r}"
+                )
         validator = Validator(schema, self.limits)
         _require_object_type(validator.schema)
         record = ToolRecord(
@@ -111,6 +133,8 @@ class ToolRegistry:
             idempotent,
             timeout_ms,
             validator=validator,
+            title=title,
+            hints=MappingProxyType(hints),
         )
         with self._write_lock:
             if name in self._records and not override:
@@ -137,6 +161,66 @@ class ToolRegistry:
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
         return validate(args) or _OK
+
+    def tool(
+        self,
+        name: str,
+        *,
+        schema: Any,
+        description: str = "",
+        idempotent: bool = False,
+        timeout_ms: int | None = None,
+        override: bool = False,
+        title: str | None = None,
+        hints: Mapping[str, bool] | None = None,
+    ) -> Callable[[Handler], Handler]:
+        """Register the decorated function as the handler of ``name``; the function is returned as it is."""
+
+        def register(handler: Handler) -> Handler:
+            self.register(
+                name,
+                schema,
+                handler,
+                description=description,
+                idempotent=idempotent,
+                timeout_ms=timeout_ms,
+                override=override,
+                title=title,
+                hints=hints,
+            )
+            return handler
+
+        return register
+
+    def export(
+        self, provider: str, *, names: Iterable[str] | None = None, strict: bool = False
+    ) -> list[dict[str, Any]]:
+        """The tools in a provider's form ("mcp", "openai", "anthropic", "gemini"), in registration order.
+
+        ``names`` keeps only those tools (a harness shows a few per turn); ``strict`` gives OpenAI's
+        strict form. Raises ExportError naming the tool and what prevents it, before returning anything.
+        """
+        records = self._records
+        chosen = list(records) if names is None else [self.get(name).name for name in names]
+        wanted = set(chosen)
+        return [
+            export_tool(
+                provider,
+                record.name,
+                record.description,
+                record.validator.schema,
+                title=record.title,
+                idempotent=record.idempotent,
+                hints=dict(record.hints),
+                strict=strict,
+            )
+            for record in records.values()
+            if record.name in wanted
+        ]
+
+    def lookup(self, provider_name: str, provider: str) -> ToolRecord:
+        """The tool a provider's call names (``fs-read_file`` from OpenAI is ``fs.read_file``)."""
+        return self.get(from_provider_name(provider_name, provider))
 
     def names(self) -> list[str]:
         """Tool names in registration order."""

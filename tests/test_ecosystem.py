@@ -1,0 +1,479 @@
+"""toolreg among the providers: exports, reversible names, catalog import, model-ready errors, the CLI."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import toolreg
+from toolreg._catalogs import toolreg_name
+from toolreg._cli import main
+from toolreg._providers import PROVIDERS, from_provider_name, to_provider_name
+
+CORPUS = Path(
+    os.environ.get("TOOLREG_CORPUS")
+    or Path(__file__).resolve().parent.parent.parent / "shared" / "tool-schemas" / "corpus.jsonl"
+)
+RECORDS = (
+    [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()] if CORPUS.is_file() else []
+)
+needs_corpus = pytest.mark.skipif(
+    not RECORDS, reason=f"tool-schema corpus not found at {CORPUS}; set TOOLREG_CORPUS"
+)
+
+segments = st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=12)
+tool_names = st.lists(segments, min_size=1, max_size=4).map(".".join)
+SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+
+
+def handler(**arguments):
+    return arguments
+
+
+# -- names ------------------------------------------------------------------------------------
+
+
+@given(tool_names)
+def test_every_name_round_trips_through_every_provider(name):
+    for provider, rules in PROVIDERS.items():
+        try:
+            mapped = to_provider_name(name, provider)
+        except toolreg.ExportError as error:
+            assert len(name) > rules.max_length or (provider == "gemini" and name[0].isdigit()), error
+            continue
+        assert rules.pattern.fullmatch(mapped)
+        assert from_provider_name(mapped, provider) == name
+        if provider in ("openai", "anthropic"):
+            assert re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", mapped)
+
+
+def test_names_map_one_to_one_where_dots_are_forbidden():
+    assert to_provider_name("fs.read_file", "openai") == "fs-read_file"
+    assert to_provider_name("fs_read.file", "anthropic") == "fs_read-file"  # '_' alone would collide
+    assert to_provider_name("fs.read_file", "mcp") == "fs.read_file"
+    assert to_provider_name("fs.read_file", "gemini") == "fs.read_file"
+    with pytest.raises(toolreg.ExportError, match="64"):
+        to_provider_name("a" * 65, "openai")
+    with pytest.raises(toolreg.ExportError, match="letter or _"):
+        to_provider_name("0.tool", "gemini")
+    with pytest.raises(toolreg.ExportError, match="unknown provider"):
+        to_provider_name("a", "cohere")
+
+
+# -- exports ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def registry():
+    tools = toolreg.ToolRegistry()
+    tools.register("fs.read_file", SCHEMA, handler, description="Read a file", idempotent=True, title="Read")
+    delete = {"type": "object", "properties": {"path": {"type": "string"}, "force": {"type": "boolean"}}}
+    hints = {"destructiveHint": True, "readOnlyHint": False}
+    tools.register("fs.delete", delete, handler, description="Delete a file", hints=hints)
+    tools.register("web.fetch", {"type": "object"}, handler, description="Fetch a page")
+    return tools
+
+
+def test_mcp_export(registry):
+    first, second, third = registry.export("mcp")
+    assert first == {
+        "name": "fs.read_file",
+        "title": "Read",
+        "description": "Read a file",
+        "inputSchema": SCHEMA,
+        "annotations": {"idempotentHint": True},
+    }
+    assert second["annotations"] == {"idempotentHint": False, "destructiveHint": True, "readOnlyHint": False}
+    assert "title" not in third
+    for tool in (first, second, third):
+        jsonschema.Draft202012Validator.check_schema(tool["inputSchema"])
+
+
+def test_openai_anthropic_and_gemini_exports(registry):
+    [openai] = registry.export("openai", names=["fs.read_file"])
+    assert openai == {
+        "type": "function",
+        "function": {
+            "name": "fs-read_file",
+            "description": "Read a file",
+            "parameters": SCHEMA,
+            "strict": False,
+        },
+    }
+    assert [tool["name"] for tool in registry.export("anthropic")] == [
+        "fs-read_file",
+        "fs-delete",
+        "web-fetch",
+    ]
+    assert registry.export("anthropic")[0]["input_schema"] == SCHEMA
+    assert registry.export("gemini")[2] == {
+        "name": "web.fetch",
+        "description": "Fetch a page",
+        "parametersJsonSchema": {"type": "object"},
+    }
+
+
+def test_a_subset_keeps_registration_order_and_names_must_exist(registry):
+    subset = registry.export("mcp", names=["web.fetch", "fs.read_file"])
+    assert [tool["name"] for tool in subset] == ["fs.read_file", "web.fetch"]
+    with pytest.raises(toolreg.UnknownToolError):
+        registry.export("mcp", names=["nope"])
+
+
+def test_exports_are_copies(registry):
+    registry.export("mcp")[0]["inputSchema"]["properties"].clear()
+    assert registry.validate("fs.read_file", {}) != toolreg.Ok()
+    assert registry.export("mcp")[0]["inputSchema"] == SCHEMA
+
+
+def test_a_call_under_a_provider_name_dispatches_to_the_tool(registry):
+    assert registry.lookup("fs-read_file", "openai").name == "fs.read_file"
+    assert registry.lookup("fs.read_file", "gemini").handler is handler
+    with pytest.raises(toolreg.UnknownToolError):
+        registry.lookup("fs_read_file", "openai")
+
+
+def test_openai_strict_form(registry):
+    [tool] = registry.export("openai", names=["fs.delete"], strict=True)
+    parameters = tool["function"]["parameters"]
+    assert tool["function"]["strict"] is True
+    assert parameters == {
+        "type": "object",
+        "properties": {"path": {"type": ["string", "null"]}, "force": {"type": ["boolean", "null"]}},
+        "required": ["path", "force"],
+        "additionalProperties": False,
+    }
+    nested = {
+        "type": "object",
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+            "options": {"type": "object", "properties": {"mode": {"enum": ["a", "b"]}}, "required": ["mode"]},
+            "tags": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "object"}]}},
+        },
+        "required": ["options"],
+    }
+    registry.register("nested", nested, handler)
+    [tool] = registry.export("openai", names=["nested"], strict=True)
+    converted = tool["function"]["parameters"]
+    assert "$schema" not in converted
+    assert converted["properties"]["options"]["additionalProperties"] is False
+    assert converted["properties"]["tags"] == {
+        "type": ["array", "null"],
+        "items": {
+            "anyOf": [
+                {"type": "string"},
+                {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
+            ]
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("schema", "pointer", "words"),
+    [
+        ({"type": "object", "additionalProperties": True}, "/additionalProperties", "closed objects"),
+        ({"type": "object", "properties": {"a": {"allOf": [{}]}}}, "/properties/a/allOf", "'allOf'"),
+        (
+            {"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}},
+            "/properties/a/minLength",
+            "minLength",
+        ),
+        ({"anyOf": [{"type": "object"}]}, "/anyOf", "root"),
+    ],
+)
+def test_openai_strict_says_which_keyword_prevents_it(schema, pointer, words):
+    tools = toolreg.ToolRegistry()
+    tools.register("t", schema, handler)
+    with pytest.raises(toolreg.ExportError) as caught:
+        tools.export("openai", strict=True)
+    assert caught.value.schema_path == pointer and words in str(caught.value)
+    with pytest.raises(toolreg.ExportError):
+        tools.export("mcp", strict=True)
+
+
+def test_the_decorator_registers_the_function():
+    tools = toolreg.ToolRegistry()
+
+    @tools.tool("fs.read_file", schema=SCHEMA, description="Read a file", idempotent=True)
+    def read_file(path):
+        return path
+
+    assert read_file("x") == "x"
+    assert tools.get("fs.read_file").handler is read_file
+    assert tools.get("fs.read_file").idempotent is True
+
+
+def test_bad_titles_and_hints_are_refused():
+    tools = toolreg.ToolRegistry()
+    for arguments in ({"title": 3}, {"hints": {"idempotentHint": True}}, {"hints": {"readOnlyHint": "yes"}}):
+        with pytest.raises(toolreg.InvalidToolError):
+            tools.register("t", SCHEMA, handler, **arguments)
+    assert len(tools) == 0
+
+
+# -- imports ----------------------------------------------------------------------------------
+
+
+def test_the_name_rule():
+    assert toolreg_name("getUser") == "get_user"
+    assert toolreg_name("get-user") == "get_user"
+    assert toolreg_name("Read File") == "read_file"
+    assert toolreg_name("admin.tools.list") == "admin.tools.list"
+    assert toolreg_name("__x--y__") == "x_y"
+    assert toolreg_name("API.v2/List") == "api.v2_list"
+
+
+def test_import_reports_every_refusal_and_registers_the_rest():
+    catalog = {
+        "tools": [
+            {
+                "name": "getUser",
+                "description": "Get\n a user",
+                "inputSchema": SCHEMA,
+                "annotations": {"idempotentHint": True},
+            },
+            {"name": "get-user", "inputSchema": SCHEMA},
+            {"name": "get_user", "inputSchema": SCHEMA},
+            {"name": "broken", "inputSchema": {"type": "object", "properties": {"a": {"minimum": "1"}}}},
+            {"name": "listAll", "title": "List", "inputSchema": {"type": "object"}},
+            {"inputSchema": SCHEMA},
+        ]
+    }
+    tools = toolreg.ToolRegistry()
+    report = toolreg.import_mcp(tools, catalog, lambda tool: handler, names={"get_user": "users.get"})
+    assert report.registered == {"get_user": "users.get", "listAll": "list_all"}
+    refused = {refusal.name: refusal for refusal in report.refused}
+    assert "get-user" in refused["getUser"].reason and "get_user" in refused["get-user"].reason
+    assert refused["broken"].schema_path == "/properties/a/minimum"
+    assert "name" in refused["None"].reason
+    assert not report.ok and tools.names() == ["users.get", "list_all"]
+    assert tools.get("list_all").title == "List"
+
+
+def test_import_takes_a_mapping_of_handlers():
+    tools = toolreg.ToolRegistry()
+    report = toolreg.import_mcp(
+        tools, [{"name": "a", "inputSchema": SCHEMA}, {"name": "b", "inputSchema": SCHEMA}], {"a": handler}
+    )
+    assert report.registered == {"a": "a"} and "no handler" in report.refused[0].reason
+
+
+def mcp_catalogs():
+    catalogs = defaultdict(list)
+    for record in RECORDS:
+        if record.get("server") and record.get("dialect") != "nonstandard":
+            tool = {
+                "name": record["name"],
+                "description": record["description"],
+                "inputSchema": record["schema"],
+            }
+            catalogs[(record["source"].split(":")[0], record["server"])].append(tool)
+    return catalogs
+
+
+@needs_corpus
+def test_every_corpus_catalog_imports(capsys):
+    meta = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
+    imported = refused = 0
+    for tools in mcp_catalogs().values():
+        registry = toolreg.ToolRegistry()
+        report = toolreg.import_mcp(registry, {"tools": tools}, lambda tool: handler)
+        imported += len(report.registered)
+        for refusal in report.refused:
+            refused += 1
+            tool = next(tool for tool in tools if tool["name"] == refusal.name)
+            assert not meta.is_valid(tool["inputSchema"]) or "becomes" in refusal.reason, refusal
+        for name in registry.names():
+            registry.export("mcp")
+            registry.export("openai", names=[name])
+    with capsys.disabled():
+        print(f"\nMCP catalogs in the corpus: {len(mcp_catalogs())}; imported {imported}, refused {refused}")
+    assert imported > 500 and refused <= 3
+
+
+@needs_corpus
+def test_the_leaderboard_dialect_normalises(capsys):
+    records = [record for record in RECORDS if record.get("dialect") == "nonstandard"]
+    normalised = 0
+    for record in records:
+        try:
+            schema = toolreg.normalize_bfcl(record["schema"])
+        except toolreg.SchemaError as error:
+            assert error.keyword == "type" and "cannot map" in str(error)
+            continue
+        toolreg.check_schema(schema)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        normalised += 1
+    with capsys.disabled():
+        print(f"\nnon-standard records: {len(records)}, normalised and valid 2020-12: {normalised}")
+    assert normalised >= len(records) - 1
+
+
+def test_the_normaliser_maps_each_name():
+    schema = toolreg.normalize_bfcl(
+        {
+            "type": "dict",
+            "properties": {
+                "a": {"type": "float"}, "b": {"type": "String"},
+                "c": {"type": "tuple", "items": {"type": "integer"}}, "d": {"type": "any"},
+                "e": {"type": "int, optional"}, "f": {"type": "List[str]"},
+                "g": {"type": "HashMap", "optional": True}, "h": {"type": "Boolean"},
+            },
+            "required": ["a"],
+        }
+    )  # fmt: skip
+    assert schema["type"] == "object"
+    assert {name: item.get("type") for name, item in schema["properties"].items()} == {
+        "a": "number", "b": "string", "c": "array", "d": None, "e": "integer", "f": "array", "g": "object",
+        "h": "boolean",
+    }  # fmt: skip
+    assert (
+        schema["properties"]["f"]["items"] == {"type": "string"}
+        and "optional" not in schema["properties"]["g"]
+    )
+    assert toolreg.normalize_bfcl({"x": {"type": "str"}}) == {
+        "type": "object",
+        "properties": {"x": {"type": "string"}},
+    }
+    with pytest.raises(toolreg.SchemaError) as caught:
+        toolreg.normalize_bfcl({"type": "dict", "properties": {"when": {"type": "datetime"}}})
+    assert caught.value.schema_path == "/properties/when/type"
+
+
+# -- errors for the model ---------------------------------------------------------------------
+
+
+def test_format_errors_reads_plainly():
+    schema = {
+        "type": "object",
+        "properties": {"path": {"type": "string", "minLength": 1}, "n": {"maximum": 3}},
+        "required": ["mode"],
+    }
+    errors = toolreg.validate(schema, {"path": "", "n": 4})
+    formatted = toolreg.format_errors(errors, tool="fs.read_file")
+    assert formatted.text.splitlines() == [
+        "The arguments for fs.read_file have 3 problems:",
+        '- the arguments: missing required property "mode"',
+        "- at /path: must be at least 1 character long, is 0",
+        "- at /n: must be at most 3, is 4",
+        "Fix these and call again with the corrected arguments.",
+    ]
+    assert "ValidationError" not in formatted.text and "'" not in formatted.text
+    assert [item["path"] for item in formatted.items] == ["", "/path", "/n"]
+    json.dumps(formatted.items)
+
+
+def test_format_errors_masks_and_truncates():
+    schema = {
+        "type": "object",
+        "properties": {"token": {"maxLength": 4}},
+        "additionalProperties": False,
+        "propertyNames": {"maxLength": 8},
+    }
+    secret = "s3cr3t-" * 40
+    errors = toolreg.validate(schema, {"token": secret, secret: 1})
+    masked = toolreg.format_errors(errors, mask=True)
+    assert "s3cr3t" not in masked.text and "s3cr3t" not in json.dumps(masked.items)
+    shown = toolreg.format_errors(errors, max_chars=20)
+    assert all(len(line) < 120 for line in shown.text.splitlines())
+    assert "…" in shown.text
+
+
+def test_provider_error_messages():
+    formatted = toolreg.format_errors(toolreg.validate({"type": "object"}, []))
+    mcp = formatted.as_mcp_result()
+    assert mcp["isError"] is True and mcp["content"] == [{"type": "text", "text": formatted.text}]
+    assert mcp["structuredContent"]["errors"][0]["keyword"] == "type"
+    assert formatted.as_anthropic_tool_result("toolu_1") == {
+        "type": "tool_result", "tool_use_id": "toolu_1", "content": formatted.text, "is_error": True,
+    }  # fmt: skip
+    assert formatted.as_openai_tool_message("call_1") == {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "content": formatted.text,
+    }
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def catalog(tmp_path):
+    path = tmp_path / "tools.json"
+    tools = [
+        {"name": "fs.read_file", "description": "Read", "inputSchema": SCHEMA},
+        {"name": "bad", "inputSchema": {"type": "object", "properties": {"a": {"type": "text"}}}},
+    ]
+    path.write_text(json.dumps({"tools": tools}))
+    return path
+
+
+def test_cli_check(catalog, capsys):
+    assert main(["check", str(catalog)]) == 1
+    out = capsys.readouterr().out
+    assert "accepted fs.read_file" in out and "refused  bad:" in out and "'/properties/a/type'" in out
+
+
+def test_cli_validate(catalog, tmp_path, capsys):
+    assert main(["validate", str(catalog), "fs.read_file", '{"path": "x"}']) == 0
+    assert capsys.readouterr().out.strip() == "valid"
+    assert main(["validate", str(catalog), "fs.read_file", "{}"]) == 1
+    assert 'missing required property "path"' in capsys.readouterr().out
+    arguments = tmp_path / "args.json"
+    arguments.write_text('{"path": 3}')
+    assert main(["validate", str(catalog), "fs.read_file", f"@{arguments}", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["keyword"] == "type"
+
+
+def test_cli_export(catalog, capsys):
+    assert main(["export", str(catalog), "--to", "openai"]) == 1  # 'bad' was skipped, and said so
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)[0]["function"]["name"] == "fs-read_file" and "skipped bad" in captured.err
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["check", "/no/such/file.json"],
+        ["validate", "CATALOG", "nope", "{}"],
+        ["validate", "CATALOG", "fs.read_file", "{not json"],
+        ["validate", "CATALOG", "bad", "{}"],
+        ["check", "NOTJSON"],
+    ],
+)
+def test_cli_bad_input_is_one_clear_line(arguments, catalog, tmp_path, capsys):
+    not_json = tmp_path / "x.json"
+    not_json.write_text("{")
+    arguments = [
+        str(catalog) if a == "CATALOG" else str(not_json) if a == "NOTJSON" else a for a in arguments
+    ]
+    assert main(arguments) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("toolreg: ") and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_the_console_script_has_help():
+    done = subprocess.run(
+        [sys.executable, "-m", "toolreg._cli", "--help"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and "check" in done.stdout and "export" in done.stdout
+
+
+@needs_corpus
+def test_cli_on_a_corpus_catalog(tmp_path, capsys):
+    (_, tools) = max(mcp_catalogs().items(), key=lambda item: len(item[1]))
+    path = tmp_path / "catalog.jsonl"
+    path.write_text("\n".join(json.dumps(tool) for tool in tools))
+    assert main(["check", str(path)]) == 0
+    assert f"{len(tools)} accepted, 0 refused" in capsys.readouterr().out
+    for provider in PROVIDERS:
+        assert main(["export", str(path), "--to", provider]) == 0
+        assert len(json.loads(capsys.readouterr().out)) == len(tools)

@@ -1,0 +1,204 @@
+"""Catalogs from elsewhere: MCP ``tools/list`` results, and the function-calling leaderboard's dialect."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ._errors import InvalidToolError, SchemaError, ToolregError
+from ._pointer import to_pointer
+
+if TYPE_CHECKING:
+    from ._registry import ToolRegistry
+
+__all__ = ["ImportReport", "Refusal", "import_mcp", "mcp_tools", "toolreg_name", "normalize_bfcl"]
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_OTHER = re.compile(r"[^a-z0-9_.]+")
+
+
+def toolreg_name(name: str) -> str:
+    """The documented rule for a foreign name: ``getUser`` and ``get-user`` both become ``get_user``.
+
+    camelCase is split with ``_``, letters are lowercased, every run of other characters (``-``,
+    spaces, ``/``) becomes one ``_``, and empty segments and stray ``_`` at the ends go. Names that
+    collide after this are refused on import, never merged.
+    """
+    lowered = _OTHER.sub("_", _CAMEL.sub("_", name).lower())
+    segments = [segment.strip("_") for segment in lowered.split(".")]
+    return ".".join(re.sub("_+", "_", segment) for segment in segments if segment.strip("_"))
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A tool an import could not register: its name there, why, and where in its schema."""
+
+    name: str
+    reason: str
+    schema_path: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did: ``registered`` maps each foreign name to its toolreg name."""
+
+    registered: dict[str, str] = field(default_factory=dict)
+    refused: tuple[Refusal, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.refused
+
+
+def mcp_tools(catalog: Any) -> list[dict[str, Any]]:
+    """The tools of a ``tools/list`` result (``{"tools": [...]}``), a JSON-RPC reply, or a list."""
+    if isinstance(catalog, dict) and "result" in catalog:
+        catalog = catalog["result"]
+    if isinstance(catalog, dict) and "tools" in catalog:
+        catalog = catalog["tools"]
+    if not isinstance(catalog, list) or not all(isinstance(tool, dict) for tool in catalog):
+        raise InvalidToolError(
+            'a catalog is a tools/list result ({"tools": [...]}) or a list of tool objects'
+        )
+    return catalog
+
+
+def import_mcp(
+    registry: ToolRegistry,
+    catalog: Any,
+    handlers: Mapping[str, Callable[..., Any]] | Callable[[dict[str, Any]], Callable[..., Any]],
+    *,
+    names: Mapping[str, str] | None = None,
+) -> ImportReport:
+    """Register every tool of an MCP catalog that toolreg accepts, and report each one it refuses.
+
+    ``handlers`` maps each MCP name to its handler, or is a factory called with the tool's object.
+    ``names`` maps MCP names to toolreg names where :func:`toolreg_name`'s rule will not do.
+    """
+    tools = mcp_tools(catalog)
+    refused: list[Refusal] = []
+    wanted: dict[str, list[str]] = {}
+    for tool in tools:
+        foreign = tool.get("name")
+        if isinstance(foreign, str):
+            wanted.setdefault((names or {}).get(foreign) or toolreg_name(foreign), []).append(foreign)
+    registered: dict[str, str] = {}
+    for tool in tools:
+        foreign = tool.get("name")
+        if not isinstance(foreign, str) or not foreign:
+            refused.append(Refusal(repr(foreign), "a tool needs a non-empty string 'name'"))
+            continue
+        name = (names or {}).get(foreign) or toolreg_name(foreign)
+        if len(wanted[name]) > 1:
+            others = ", ".join(repr(other) for other in wanted[name] if other != foreign)
+            refused.append(Refusal(foreign, f"becomes {name!r}, as {others} does; give names= for them"))
+            continue
+        handler = handlers.get(foreign) if isinstance(handlers, Mapping) else handlers(tool)
+        given = tool.get("annotations")
+        annotations: dict[str, Any] = given if isinstance(given, dict) else {}
+        hints = {
+            key: value
+            for key, value in annotations.items()
+            if key in ("readOnlyHint", "destructiveHint", "openWorldHint")
+        }
+        try:
+            if handler is None:
+                raise InvalidToolError(f"no handler given for {foreign!r}")
+            registry.register(
+                name,
+                tool.get("inputSchema", {"type": "object"}),
+                handler,
+                description=" ".join(str(tool.get("description", "")).split()),
+                idempotent=annotations.get("idempotentHint") is True,
+                title=tool.get("title"),
+                hints=hints,
+            )
+        except SchemaError as error:
+            refused.append(Refusal(foreign, error.reason, error.schema_path))
+        except ToolregError as error:
+            refused.append(Refusal(foreign, str(error)))
+        else:
+            registered[foreign] = name
+    return ImportReport(registered, tuple(refused))
+
+
+# The leaderboard's type names, and the JSON Schema types they stand for; None means "any value".
+_BFCL_TYPES: dict[str, str | None] = {
+    "dict": "object", "object": "object", "hashmap": "object", "map": "object",
+    "float": "number", "double": "number", "number": "number",
+    "int": "integer", "integer": "integer", "long": "integer", "short": "integer",
+    "str": "string", "string": "string", "char": "string",
+    "bool": "boolean", "boolean": "boolean",
+    "list": "array", "array": "array", "arraylist": "array", "tuple": "array",
+    "any": None, "null": "null",
+}  # fmt: skip
+_GENERIC = re.compile(r"(list|array|tuple)\[(.+)\]")
+
+
+def normalize_bfcl(parameters: Any) -> dict[str, Any]:
+    """The Berkeley Function Calling Leaderboard's parameter dialect as standard JSON Schema.
+
+    ``"dict"`` becomes ``"object"``, ``"float"`` ``"number"``, ``"tuple"`` and ``List[str]`` arrays,
+    ``"any"`` no type at all, Java and xLAM names (``String``, ``HashMap``, ``"int, optional"``)
+    their JSON types; the non-standard ``optional`` flag is dropped (``required`` says it), and a
+    bare map of parameters becomes an object schema. A type it cannot map is a SchemaError.
+    """
+    schema = copy.deepcopy(parameters)
+    bare = isinstance(schema, dict) and schema and "type" not in schema and "properties" not in schema
+    if bare and all(isinstance(item, dict) and "type" in item for item in schema.values()):
+        schema = {"type": "object", "properties": schema}
+    return _normalize(schema, ())  # type: ignore[no-any-return]
+
+
+def _normalize(schema: Any, location: tuple[str | int, ...]) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    normalized: dict[str, Any] = {}
+    for keyword, value in schema.items():
+        if keyword == "optional":
+            continue
+        if keyword == "type":
+            normalized.update(_type_of(value, location + ("type",)))
+        elif keyword in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            normalized[keyword] = {
+                name: _normalize(item, location + (keyword, name)) for name, item in value.items()
+            }
+        elif keyword in ("items", "additionalProperties") and isinstance(value, dict):
+            normalized[keyword] = _normalize(value, location + (keyword,))
+        elif keyword in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
+            normalized[keyword] = [
+                _normalize(item, location + (keyword, index)) for index, item in enumerate(value)
+            ]
+        else:
+            normalized[keyword] = value
+    if normalized.get("type") == "array" and "items" in normalized and isinstance(normalized["items"], list):
+        normalized["prefixItems"] = normalized.pop("items")
+    return normalized
+
+
+def _type_of(value: Any, location: tuple[str | int, ...]) -> dict[str, Any]:
+    if isinstance(value, list):
+        mapped = [_type_of(item, location) for item in value]
+        if any("type" not in item for item in mapped):
+            return {}
+        return {"type": list(dict.fromkeys(item["type"] for item in mapped))}
+    if not isinstance(value, str):
+        raise SchemaError(
+            f"'type' must be a type name, not {value!r}", schema_path=to_pointer(location), keyword="type"
+        )
+    name = value.split(",")[0].strip().lower()  # xLAM's "int, optional"
+    generic = _GENERIC.fullmatch(name)
+    if generic:
+        inner = _type_of(generic.group(2), location)
+        return {"type": "array", "items": inner} if inner else {"type": "array"}
+    if name not in _BFCL_TYPES:
+        raise SchemaError(
+            f"cannot map the type {value!r} to JSON Schema; known: {', '.join(sorted(_BFCL_TYPES))}",
+            schema_path=to_pointer(location),
+            keyword="type",
+        )
+    json_type = _BFCL_TYPES[name]
+    return {} if json_type is None else {"type": json_type}

@@ -1,0 +1,163 @@
+"""The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ._catalogs import import_mcp, mcp_tools
+from ._errors import Ok, ToolregError
+from ._feedback import format_errors
+from ._providers import PROVIDERS
+from ._registry import ToolRegistry
+
+__all__ = ["main"]
+
+
+class _Refused(Exception):
+    """Bad input on the command line: the message says what and where."""
+
+
+def _no_handler(**arguments: Any) -> None:
+    raise RuntimeError("the command line never calls a tool")
+
+
+def _read_catalog(path: str) -> list[dict[str, Any]]:
+    """A JSON catalog (a tools/list result or a list of tools) or JSONL (one tool a line)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise _Refused(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        if path.endswith(".jsonl"):
+            loaded: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            loaded = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _Refused(
+            f"{path} is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    try:
+        tools = mcp_tools(loaded)
+    except ToolregError as error:
+        raise _Refused(f"{path}: {error}") from None
+    # Other spellings of a tool's schema, as catalogs write them.
+    return [
+        {
+            **tool,
+            "inputSchema": tool.get(
+                "inputSchema", tool.get("input_schema", tool.get("parameters", tool.get("schema")))
+            ),
+        }
+        for tool in tools
+    ]
+
+
+def _load(path: str) -> tuple[ToolRegistry, Any]:
+    registry = ToolRegistry()
+    report = import_mcp(registry, _read_catalog(path), lambda tool: _no_handler)
+    return registry, report
+
+
+def _check(options: argparse.Namespace) -> int:
+    _, report = _load(options.catalog)
+    for foreign, name in report.registered.items():
+        shown = foreign if foreign == name else f"{foreign} (as {name})"
+        print(f"accepted {shown}")
+    for refusal in report.refused:
+        where = f" at {refusal.schema_path!r}" if refusal.schema_path else ""
+        print(f"refused  {refusal.name}: {refusal.reason}{where}")
+    print(f"{len(report.registered)} accepted, {len(report.refused)} refused")
+    return 1 if report.refused else 0
+
+
+def _arguments(text: str) -> Any:
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as error:
+            raise _Refused(f"cannot read {text[1:]}: {error.strerror or error}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _Refused(f"the arguments are not JSON: {error.msg} at column {error.colno}") from None
+
+
+def _validate(options: argparse.Namespace) -> int:
+    registry, report = _load(options.catalog)
+    name = report.registered.get(options.tool, options.tool)
+    if name not in registry:
+        refused = {refusal.name: refusal for refusal in report.refused}
+        if options.tool in refused:
+            raise _Refused(f"tool {options.tool!r} is refused: {refused[options.tool].reason}")
+        raise _Refused(
+            f"no tool {options.tool!r} in {options.catalog}; it has {', '.join(report.registered) or 'none'}"
+        )
+    result = registry.validate(name, _arguments(options.args))
+    errors = [] if isinstance(result, Ok) else result
+    if options.json:
+        print(json.dumps([error.to_dict() for error in errors], indent=2, ensure_ascii=False))
+    else:
+        print(format_errors(errors, tool=options.tool).text if errors else "valid")
+    return 1 if errors else 0
+
+
+def _export(options: argparse.Namespace) -> int:
+    registry, report = _load(options.catalog)
+    for refusal in report.refused:
+        print(f"skipped {refusal.name}: {refusal.reason}", file=sys.stderr)
+    try:
+        exported = registry.export(options.to, strict=options.strict)
+    except ToolregError as error:
+        raise _Refused(str(error)) from None
+    print(json.dumps(exported, indent=2, ensure_ascii=False))
+    return 1 if report.refused else 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolreg",
+        description="Check tool catalogs, validate a call against a tool, export a catalog for a provider.",
+        epilog="A catalog is an MCP tools/list result, a JSON list of tools, or JSONL with one tool a line; "
+        "a tool's schema may be called inputSchema, input_schema, parameters or schema.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = commands.add_parser(
+        "check", help="report each tool accepted or refused (exit 1 if any is refused)"
+    )
+    check.add_argument("catalog", help="a .json or .jsonl catalog")
+    check.set_defaults(run=_check)
+    validate = commands.add_parser("validate", help="validate one call's arguments (exit 1 if invalid)")
+    validate.add_argument("catalog", help="a .json or .jsonl catalog")
+    validate.add_argument("tool", help="the tool's name, as the catalog gives it")
+    validate.add_argument("args", help="the arguments as JSON text, or @FILE")
+    validate.add_argument("--json", action="store_true", help="print the errors as JSON, not as text")
+    validate.set_defaults(run=_validate)
+    export = commands.add_parser("export", help="print the catalog in a provider's tool format")
+    export.add_argument("catalog", help="a .json or .jsonl catalog")
+    export.add_argument("--to", required=True, choices=sorted(PROVIDERS), help="the provider")
+    export.add_argument("--strict", action="store_true", help="OpenAI's strict form (with --to openai)")
+    export.set_defaults(run=_export)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = _parser().parse_args(argv)
+    try:
+        return int(options.run(options))
+    except _Refused as error:
+        print(f"toolreg: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, as command-line tools do.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Exports to the providers' tool formats, with names mapped reversibly and checked against their rules."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import ExportError
+from ._pointer import to_pointer
+
+__all__ = ["PROVIDERS", "Provider", "to_provider_name", "from_provider_name", "export_tool", "openai_strict"]
+
+
+@dataclass(frozen=True)
+class Provider:
+    """A provider's rule for tool names, and where its documentation states it."""
+
+    name: str
+    pattern: re.Pattern[str]
+    max_length: int
+    rule: str
+
+
+PROVIDERS = {
+    # MCP 2025-11-25 and later (SEP-986): ASCII letters, digits, _ - and ., 1 to 128; dots are fine.
+    "mcp": Provider("mcp", re.compile(r"[A-Za-z0-9_.-]{1,128}"), 128, "ASCII letters, digits, _ - . (1-128)"),
+    # OpenAI function tools: ^[a-zA-Z0-9_-]{1,64}$, no dots.
+    "openai": Provider("openai", re.compile(r"[a-zA-Z0-9_-]{1,64}"), 64, "^[a-zA-Z0-9_-]{1,64}$"),
+    # Anthropic tools: ^[a-zA-Z0-9_-]{1,64}$ in the documentation (the API has accepted 128), no dots.
+    "anthropic": Provider("anthropic", re.compile(r"[a-zA-Z0-9_-]{1,64}"), 64, "^[a-zA-Z0-9_-]{1,64}$"),
+    # Gemini function declarations: a letter or _ first, then letters, digits, _ . : -, up to 128.
+    "gemini": Provider(
+        "gemini",
+        re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}"),
+        128,
+        "a letter or _ first, then [A-Za-z0-9_.:-], up to 128",
+    ),
+}
+_KEEPS_DOTS = frozenset({"mcp", "gemini"})
+
+
+def _provider(provider: str) -> Provider:
+    if provider not in PROVIDERS:
+        raise ExportError(f"unknown provider {provider!r}; the providers are {', '.join(PROVIDERS)}")
+    return PROVIDERS[provider]
+
+
+def to_provider_name(name: str, provider: str) -> str:
+    """``fs.read_file`` as the provider must see it: ``fs-read_file`` where dots are forbidden.
+
+    ``-`` never occurs in a toolreg name and every provider accepts it, so the mapping is one to one
+    and :func:`from_provider_name` undoes it exactly.
+    """
+    rules = _provider(provider)
+    mapped = name if provider in _KEEPS_DOTS else name.replace(".", "-")
+    if not rules.pattern.fullmatch(mapped):
+        raise ExportError(
+            f"tool {name!r} becomes {mapped!r} for {provider}, which breaks its rule: {rules.rule}"
+        )
+    return mapped
+
+
+def from_provider_name(mapped: str, provider: str) -> str:
+    """The toolreg name behind a name the provider sent back."""
+    _provider(provider)
+    return mapped if provider in _KEEPS_DOTS else mapped.replace("-", ".")
+
+
+def export_tool(
+    provider: str,
+    name: str,
+    description: str,
+    schema: Any,
+    *,
+    title: str | None,
+    idempotent: bool,
+    hints: dict[str, bool],
+    strict: bool,
+) -> dict[str, Any]:
+    """One tool in the provider's own shape."""
+    mapped = to_provider_name(name, provider)
+    schema = copy.deepcopy(schema) if isinstance(schema, dict) else {"type": "object"}
+    if strict and provider != "openai":
+        raise ExportError(f"strict=True is OpenAI's form; {provider} has none in toolreg")
+    if provider == "mcp":
+        tool: dict[str, Any] = {"name": mapped}
+        if title:
+            tool["title"] = title
+        tool["description"] = description
+        tool["inputSchema"] = schema
+        tool["annotations"] = {"idempotentHint": idempotent, **hints}
+        return tool
+    if provider == "openai":
+        parameters = openai_strict(schema, name) if strict else schema
+        function = {"name": mapped, "description": description, "parameters": parameters, "strict": strict}
+        return {"type": "function", "function": function}
+    if provider == "anthropic":
+        return {"name": mapped, "description": description, "input_schema": schema}
+    return {"name": mapped, "description": description, "parametersJsonSchema": schema}
+
+
+# OpenAI's strict mode: what it accepts, per its "Supported schemas" documentation. Annotations it
+# does not take are dropped from the exported copy; anything else outside this list is refused.
+_STRICT_KEYWORDS = frozenset(
+    {
+        "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf",
+        "$ref", "$defs", "definitions", "description", "title", "pattern", "format", "multipleOf",
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
+    }
+)  # fmt: skip
+_DROPPED = frozenset({"$schema", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly"})
+_STRICT_MAX_DEPTH = 10
+
+
+def openai_strict(schema: dict[str, Any], name: str) -> dict[str, Any]:
+    """The schema in OpenAI's strict form, or an ExportError naming the keyword that prevents it.
+
+    Every object gets ``additionalProperties: false`` and lists every property as required; a
+    property that was optional becomes nullable instead (``"type": ["string", "null"]``, or an
+    ``anyOf`` with ``{"type": "null"}``), so a harness should read ``null`` as "not given".
+    """
+    if "anyOf" in schema:
+        raise ExportError(f"{name}: OpenAI strict mode forbids anyOf at the root", schema_path="/anyOf")
+    return _strict(schema, (), name, 0)  # type: ignore[no-any-return]
+
+
+def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int) -> Any:
+    if not isinstance(schema, dict):
+        if schema is True:
+            return {}
+        raise ExportError(
+            f"{name}: OpenAI strict mode takes no 'false' schema", schema_path=to_pointer(location)
+        )
+    if depth > _STRICT_MAX_DEPTH:
+        raise ExportError(
+            f"{name}: OpenAI strict mode allows {_STRICT_MAX_DEPTH} levels of nesting",
+            schema_path=to_pointer(location),
+        )
+    converted: dict[str, Any] = {}
+    for keyword, value in schema.items():
+        here = to_pointer(location + (keyword,))
+        if keyword in _DROPPED:
+            continue
+        if keyword not in _STRICT_KEYWORDS:
+            raise ExportError(f"{name}: OpenAI strict mode does not support {keyword!r}", schema_path=here)
+        if keyword == "additionalProperties" and value is not False:
+            raise ExportError(
+                f"{name}: OpenAI strict mode needs closed objects, but 'additionalProperties' allows more",
+                schema_path=here,
+            )
+        if keyword in ("$defs", "definitions", "properties"):
+            converted[keyword] = {
+                key: _strict(item, location + (keyword, key), name, depth + 1) for key, item in value.items()
+            }
+        elif keyword == "items":
+            converted[keyword] = _strict(value, location + (keyword,), name, depth + 1)
+        elif keyword == "anyOf":
+            converted[keyword] = [
+                _strict(item, location + (keyword, index), name, depth + 1)
+                for index, item in enumerate(value)
+            ]
+        else:
+            converted[keyword] = copy.deepcopy(value)
+    if "properties" in converted or _types(converted) == {"object"}:
+        properties = converted.setdefault("properties", {})
+        required = set(converted.get("required", []))
+        for key, item in properties.items():
+            if key not in required:
+                properties[key] = _nullable(item)
+        converted["required"] = list(properties)
+        converted["additionalProperties"] = False
+    return converted
+
+
+def _types(schema: dict[str, Any]) -> set[str]:
+    declared = schema.get("type")
+    return {declared} if isinstance(declared, str) else set(declared or ())
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    if "type" in schema and "enum" not in schema and "const" not in schema:
+        declared = schema["type"]
+        names: Iterable[str] = [declared] if isinstance(declared, str) else declared
+        return {**schema, "type": list(dict.fromkeys([*names, "null"]))}
+    return {"anyOf": [schema, {"type": "null"}]}
