@@ -318,14 +318,17 @@ def _as_draft7(schema: Any) -> Any:
     return translated
 
 
-def _strings_changed(value: Any, change: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
-        return change(value)
+def _leaves_changed(value: Any, change: Callable[[Any], Any]) -> Any:
+    """``value`` with ``change`` applied to every string, number, boolean and null in it."""
     if isinstance(value, list):
-        return [_strings_changed(item, change) for item in value]
+        return [_leaves_changed(item, change) for item in value]
     if isinstance(value, dict):
-        return {key: _strings_changed(item, change) for key, item in value.items()}
-    return value
+        return {key: _leaves_changed(item, change) for key, item in value.items()}
+    return change(value)
+
+
+def _strings_changed(value: Any, change: Callable[[str], str]) -> Any:
+    return _leaves_changed(value, lambda leaf: change(leaf) if isinstance(leaf, str) else leaf)
 
 
 def _twins(value: Any) -> list[Any]:
@@ -349,13 +352,9 @@ def _moved_up(number: int | float) -> int | float:
 
 def _numbers_changed(value: Any, change: Callable[[Any], Any]) -> Any:
     """``value`` with every number moved, past the bounds a near-valid instance kept to."""
-    if type(value) in (int, float) and math.isfinite(value):
-        return change(value)
-    if isinstance(value, list):
-        return [_numbers_changed(item, change) for item in value]
-    if isinstance(value, dict):
-        return {key: _numbers_changed(item, change) for key, item in value.items()}
-    return value
+    return _leaves_changed(
+        value, lambda leaf: change(leaf) if type(leaf) in (int, float) and math.isfinite(leaf) else leaf
+    )
 
 
 def _lists_repeated(value: Any) -> Any:

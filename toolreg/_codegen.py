@@ -307,17 +307,28 @@ class _Generator:
     ) -> None:
         line = self.source.line
         line(depth, "pass")
-        if "minLength" in schema or "maxLength" in schema:
-            length = self.source.fresh("n")
-            line(depth, f"{length} = len({value})")
-            for keyword, fails in (("minLength", "<"), ("maxLength", ">")):
-                if keyword in schema:
-                    line(depth, f"if {length} {fails} {self.source.constant(int(schema[keyword]))}:")
-                    self.report(location, keyword, value, path, depth + 1)
+        self.emit_size_bounds(schema, location, value, path, depth, ("minLength", "maxLength"))
         if "pattern" in schema:
             search = self.source.constant(Pattern(schema["pattern"]).search)
             line(depth, f"if not {search}({value}):")
             self.report(location, "pattern", value, path, depth + 1)
+
+    def emit_size_bounds(
+        self,
+        schema: dict[str, Any],
+        location: Path,
+        value: str,
+        path: list[str],
+        depth: int,
+        keywords: tuple[str, str],
+        length: str | None = None,
+    ) -> None:
+        """minLength, minItems, minProperties and their max twins: ``len`` against a limit."""
+        size = length or f"len({value})"
+        for keyword, fails in zip(keywords, ("<", ">"), strict=True):
+            if keyword in schema:
+                self.source.line(depth, f"if {size} {fails} {self.source.constant(int(schema[keyword]))}:")
+                self.report(location, keyword, value, path, depth + 1)
 
     def emit_number(
         self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
@@ -336,10 +347,7 @@ class _Generator:
         line = self.source.line
         length = self.source.fresh("n")
         line(depth, f"{length} = len({value})")
-        for keyword, fails in (("minItems", "<"), ("maxItems", ">")):
-            if keyword in schema:
-                line(depth, f"if {length} {fails} {self.source.constant(int(schema[keyword]))}:")
-                self.report(location, keyword, value, path, depth + 1)
+        self.emit_size_bounds(schema, location, value, path, depth, ("minItems", "maxItems"), length)
         if schema.get("uniqueItems") is True:
             self.report(location, "uniqueItems", value, path, depth)
         prefix = schema.get("prefixItems", [])
@@ -369,10 +377,7 @@ class _Generator:
     ) -> None:
         line = self.source.line
         line(depth, "pass")
-        for keyword, fails in (("minProperties", "<"), ("maxProperties", ">")):
-            if keyword in schema:
-                line(depth, f"if len({value}) {fails} {self.source.constant(int(schema[keyword]))}:")
-                self.report(location, keyword, value, path, depth + 1)
+        self.emit_size_bounds(schema, location, value, path, depth, ("minProperties", "maxProperties"))
         names = [self.source.constant(name) for name in schema.get("required", [])]
         if names:
             line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")

@@ -284,12 +284,20 @@ def _pattern(value: Any, site: Site) -> Check:
 # -- arrays -----------------------------------------------------------------------------------
 
 
-def _item_count_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
+def _size_bound(
+    value: Any,
+    site: Site,
+    kind: type[list[Any]] | type[dict[str, Any]],
+    word: str,
+    breaks: Callable[[int, int], bool],
+) -> Check:
+    """minItems and friends: the number of items or properties against a limit."""
     limit = site.non_negative_integer(value)
+    noun, plural = ("item", "items") if kind is list else ("property", "properties")
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, list) and breaks(len(instance), limit):
-            message = f"must have {word} {_count(limit, 'item')}, has {len(instance)}"
+        if isinstance(instance, kind) and breaks(len(instance), limit):
+            message = f"must have {word} {_count(limit, noun, plural)}, has {len(instance)}"
             errors.append(site.failure(path, message, limit=limit, actual=len(instance)))
 
     return check
@@ -297,12 +305,12 @@ def _item_count_bound(value: Any, site: Site, word: str, breaks: Callable[[int, 
 
 def _min_items(value: Any, site: Site) -> Check:
     """An array has at least this many items."""
-    return _item_count_bound(value, site, "at least", operator.lt)
+    return _size_bound(value, site, list, "at least", operator.lt)
 
 
 def _max_items(value: Any, site: Site) -> Check:
     """An array has at most this many items."""
-    return _item_count_bound(value, site, "at most", operator.gt)
+    return _size_bound(value, site, list, "at most", operator.gt)
 
 
 def _unique_items(value: Any, site: Site) -> Check:
@@ -367,25 +375,14 @@ def _items(value: Any, site: Site) -> Check:
 # -- objects ----------------------------------------------------------------------------------
 
 
-def _property_count_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
-    limit = site.non_negative_integer(value)
-
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, dict) and breaks(len(instance), limit):
-            message = f"must have {word} {_count(limit, 'property', 'properties')}, has {len(instance)}"
-            errors.append(site.failure(path, message, limit=limit, actual=len(instance)))
-
-    return check
-
-
 def _min_properties(value: Any, site: Site) -> Check:
     """An object has at least this many properties."""
-    return _property_count_bound(value, site, "at least", operator.lt)
+    return _size_bound(value, site, dict, "at least", operator.lt)
 
 
 def _max_properties(value: Any, site: Site) -> Check:
     """An object has at most this many properties."""
-    return _property_count_bound(value, site, "at most", operator.gt)
+    return _size_bound(value, site, dict, "at most", operator.gt)
 
 
 def _required(value: Any, site: Site) -> Check:
