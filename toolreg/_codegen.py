@@ -39,12 +39,8 @@ _OBJECT_KEYWORDS = (
 _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
 # Every keyword the generator writes code for; a test holds it equal to the keyword table, since a
 # keyword missing here would be skipped by the fast path.
-HANDLED_KEYWORDS = frozenset(
-    {"type", "enum", "const", "$defs", "definitions"}
-    | _IN_PLACE
-    | set(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
-)
 _TYPED_KEYWORDS = frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
+HANDLED_KEYWORDS = frozenset({"type", "enum", "const", "$defs", "definitions"}) | _IN_PLACE | _TYPED_KEYWORDS
 # A numeric bound fails when this comparison of the value with the limit holds.
 _BOUND_FAILS = {"minimum": "<", "exclusiveMinimum": "<=", "maximum": ">", "exclusiveMaximum": ">="}
 _TYPE_TESTS = {

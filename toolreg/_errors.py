@@ -78,12 +78,8 @@ class ValidationError:
     def __init__(
         self, path: str, schema_path: str, keyword: str, message: str, facts: Mapping[str, Any] | None = None
     ) -> None:
-        # Slot descriptors, since __setattr__ refuses: this runs once per error, on the hot path.
-        _set_path(self, path)
-        _set_schema_path(self, schema_path)
-        _set_keyword(self, keyword)
-        _set_message(self, message)
-        _set_facts(self, MappingProxyType({key: freeze(item) for key, item in (facts or {}).items()}))
+        frozen = {key: freeze(item) for key, item in (facts or {}).items()}
+        _fill(self, path, schema_path, keyword, message, frozen)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"ValidationError is immutable; cannot set {name!r}")
@@ -91,16 +87,16 @@ class ValidationError:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"ValidationError is immutable; cannot delete {name!r}")
 
-    def _fields(self) -> tuple[str, str, str, str, Mapping[str, Any]]:
-        return (self.path, self.schema_path, self.keyword, self.message, self.facts)
+    def _key(self) -> tuple[str, str, str, str]:
+        return (self.path, self.schema_path, self.keyword, self.message)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ValidationError):
             return NotImplemented
-        return self._fields()[:4] == other._fields()[:4] and dict(self.facts) == dict(other.facts)
+        return self._key() == other._key() and dict(self.facts) == dict(other.facts)
 
     def __hash__(self) -> int:
-        return hash(self._fields()[:4])
+        return hash(self._key())  # facts left out: equal errors still hash alike
 
     def __repr__(self) -> str:
         fields = [f"{name}={getattr(self, name)!r}" for name in ("path", "schema_path", "keyword", "message")]
@@ -130,12 +126,19 @@ def trusted_error(
 ) -> ValidationError:
     """An error from toolreg's own checks, whose facts are frozen already: no copy on the hot path."""
     error = object.__new__(ValidationError)
+    _fill(error, path, schema_path, keyword, message, facts)
+    return error
+
+
+def _fill(
+    error: ValidationError, path: str, schema_path: str, keyword: str, message: str, facts: dict[str, Any]
+) -> None:
+    # Slot descriptors, since __setattr__ refuses: this runs once per error, on the hot path.
     _set_path(error, path)
     _set_schema_path(error, schema_path)
     _set_keyword(error, keyword)
     _set_message(error, message)
     _set_facts(error, MappingProxyType(facts))
-    return error
 
 
 _set_path = vars(ValidationError)["path"].__set__

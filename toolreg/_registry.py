@@ -162,32 +162,12 @@ class ToolRegistry:
             raise UnknownToolError(name) from None
         return validate(args) or _OK
 
-    def tool(
-        self,
-        name: str,
-        *,
-        schema: Any,
-        description: str = "",
-        idempotent: bool = False,
-        timeout_ms: int | None = None,
-        override: bool = False,
-        title: str | None = None,
-        hints: Mapping[str, bool] | None = None,
-    ) -> Callable[[Handler], Handler]:
-        """Register the decorated function as the handler of ``name``; the function is returned as it is."""
+    def tool(self, name: str, *, schema: Any, **options: Any) -> Callable[[Handler], Handler]:
+        """Register the decorated function as the handler of ``name``, with :meth:`register`'s
+        keyword arguments (``description``, ``idempotent``…); the function is returned as it is."""
 
         def register(handler: Handler) -> Handler:
-            self.register(
-                name,
-                schema,
-                handler,
-                description=description,
-                idempotent=idempotent,
-                timeout_ms=timeout_ms,
-                override=override,
-                title=title,
-                hints=hints,
-            )
+            self.register(name, schema, handler, **options)
             return handler
 
         return register
