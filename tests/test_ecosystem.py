@@ -64,7 +64,7 @@ def test_names_map_one_to_one_where_dots_are_forbidden():
         to_provider_name("a" * 65, "openai")
     with pytest.raises(toolreg.ExportError, match="letter or _"):
         to_provider_name("0.tool", "gemini")
-    with pytest.raises(toolreg.ExportError, match="unknown provider"):
+    with pytest.raises(toolreg.UnknownProviderError, match="unknown provider"):
         to_provider_name("a", "cohere")
 
 

@@ -1,13 +1,55 @@
-"""The README's examples run, in order, and print what the README says they print."""
+"""The README's examples run, in order, print what the README says, and never run a handler on bad input."""
 
 import contextlib
 import io
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(python|json|text)\n(.*?)```", README, flags=re.S)
+# Arguments a model gets wrong against the tour's fs.read_file, one way each.
+BAD_CALLS = [
+    {},
+    {"path": ""},
+    {"path": 1},
+    {"path": None},
+    {"path": ["notes.txt"]},
+    {"path": "notes.txt", "max_bytes": 0},
+    {"path": "notes.txt", "max_bytes": "1024"},
+    {"path": "notes.txt", "max_bytes": 1.5},
+    {"path": "notes.txt", "max_bytes": True},
+    {"path": "notes.txt", "mode": "fast"},
+    {"Path": "notes.txt"},
+    {"path": "notes.txt", "max_bytes": -1},
+    {"path": "notes.txt", "max_bytes": None},
+    {"path": {"name": "notes.txt"}},
+    {"max_bytes": 10},
+    {"path": "notes.txt", "max_bytes": float("nan")},
+    {"path": ("notes.txt",)},
+    {"path": b"notes.txt"},
+    [],
+    "notes.txt",
+    None,
+    {"path": "notes.txt", "path ": "x"},
+]
+
+
+def run_tour() -> tuple[dict[str, object], list[tuple[str, str]]]:
+    """Every python block in order; each with what it printed."""
+    namespace: dict[str, object] = {}
+    printed_by_block = []
+    for language, code in BLOCKS:
+        if language != "python":
+            continue
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(code, namespace)
+        printed_by_block.append((code, printed.getvalue()))
+    return namespace, printed_by_block
 
 
 def test_every_python_block_prints_what_follows_it():
@@ -26,4 +68,32 @@ def test_every_python_block_prints_what_follows_it():
         elif following and following[0] == "text":
             assert printed.getvalue() == following[1]
             checked += 1
-    assert checked >= 4
+    assert checked >= 5
+
+
+HANDLER_BLOCKS = [code for language, code in BLOCKS if language == "python" and "tool.handler(" in code]
+
+
+def test_the_readme_runs_handlers_only_after_a_decision():
+    assert len(HANDLER_BLOCKS) >= 2
+    assert all(re.search(r"^fixed = .*$", code, flags=re.M) for code in HANDLER_BLOCKS)
+
+
+@pytest.mark.parametrize("block", range(len(HANDLER_BLOCKS)))
+def test_no_documented_idiom_runs_a_handler_on_a_bad_call(block):
+    namespace, _ = run_tour()
+    real = namespace["tool"]
+    ran = []
+    code = re.sub(r"^fixed = .*$", "fixed = BAD", HANDLER_BLOCKS[block], flags=re.M)
+    for bad in BAD_CALLS:
+        spy = SimpleNamespace(name=real.name, handler=lambda *args, **kwargs: ran.append((args, kwargs)))
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(code, {**namespace, "tool": spy, "BAD": bad})
+    assert ran == []
+    # The same block with the good call runs the handler: the spy can see a call.
+    good = re.search(r"^fixed = (.*)$", HANDLER_BLOCKS[block], flags=re.M)
+    assert good is not None
+    spy = SimpleNamespace(name=real.name, handler=lambda *args, **kwargs: ran.append((args, kwargs)))
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(code, {**namespace, "tool": spy, "BAD": eval(good.group(1))})
+    assert ran

@@ -16,7 +16,7 @@ def registry():
     return toolreg.ToolRegistry()
 
 
-@pytest.mark.parametrize("name", ["fs", "fs.read_file", "web.fetch.v2", "a_1.b2", "0"])
+@pytest.mark.parametrize("name", ["fs", "fs.read_file", "web.fetch.v2", "a_1.b2", "_0", "a" * 64])
 def test_good_names(registry, name):
     registry.register(name, SCHEMA, handler)
     assert name in registry
@@ -34,6 +34,9 @@ def test_good_names(registry, name):
         ("fs.", "empty segment"),
         ("fs.réad", "'é'"),
         (3, "string"),
+        ("0", "gemini"),  # a provider's rule, caught at registration rather than at every export
+        ("2fa.verify", "a letter or _ first"),
+        ("a" * 65, "openai"),
     ],
 )
 def test_bad_names_say_what_is_wrong(registry, name, words):
@@ -128,7 +131,10 @@ def test_record_fields(registry):
 def test_validate_by_name(registry):
     registry.register("fs.read_file", SCHEMA, handler)
     result = registry.validate("fs.read_file", {"path": "/etc/hosts"})
-    assert isinstance(result, toolreg.Ok) and result
+    assert isinstance(result, toolreg.Ok) and not result and len(result) == 0 and list(result) == []
+    assert result == [] and result == toolreg.Ok() and repr(result) == "Ok()"
+    assert registry.is_valid("fs.read_file", {"path": "/etc/hosts"})
+    assert registry.check("fs.read_file", {"path": "/etc/hosts"}) is None
     errors = registry.validate("fs.read_file", {"path": 1})
     assert [(e.path, e.keyword) for e in errors] == [("/path", "type")]
     errors = registry.validate("fs.read_file", {})
@@ -150,7 +156,7 @@ def test_public_api():
         "check_schema", "Limits", "format_errors", "FormattedErrors", "import_mcp", "ImportReport",
         "normalize_bfcl",
         "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
-        "InvalidToolError", "UnknownToolError",
+        "InvalidToolError", "UnknownToolError", "UnknownProviderError", "InvalidArgumentsError", "LimitsError",
     }  # fmt: skip
     for name in toolreg.__all__:
         assert getattr(toolreg, name) is not None

@@ -65,7 +65,7 @@ def test_an_instance_nested_ten_thousand_deep_gets_one_clear_error(make, schema)
 def test_the_depth_limit_is_set_per_registry():
     shallow = toolreg.ToolRegistry(limits=toolreg.Limits(max_depth=3))
     shallow.register("t", {"type": "object"}, print)
-    assert shallow.validate("t", {"a": {"b": [1]}})
+    assert shallow.is_valid("t", {"a": {"b": [1]}})
     [error] = shallow.validate("t", {"a": {"b": [[1]]}})
     assert (error.path, error.keyword) == ("/a/b/0", "depth")
     deep = toolreg.ToolRegistry(limits=toolreg.Limits(max_depth=20_000))
@@ -98,17 +98,40 @@ def test_a_schema_nested_ten_thousand_deep_is_refused_with_a_pointer():
 def test_a_schema_with_too_many_subschemas_is_refused():
     schema = {"properties": {f"p{index}": {"type": "string"} for index in range(20)}}
     with pytest.raises(toolreg.SchemaError) as caught:
-        toolreg.compile(schema, toolreg.Limits(max_schema_size=10))
+        toolreg.compile(schema, limits=toolreg.Limits(max_schema_size=10))
     assert "max_schema_size" in str(caught.value)
     toolreg.compile(schema)
 
 
 def test_limits_are_checked():
     for bad in ({"max_depth": 0}, {"max_schema_size": True}, {"allow_backtracking_patterns": 1}):
-        with pytest.raises(ValueError):
+        with pytest.raises(toolreg.LimitsError) as caught:
             toolreg.Limits(**bad)
-    with pytest.raises(toolreg.InvalidToolError):
-        toolreg.ToolRegistry(limits={"max_depth": 3})
+        assert isinstance(caught.value, ValueError) and next(iter(bad)) in str(caught.value)
+        with pytest.raises(toolreg.LimitsError):
+            toolreg.ToolRegistry(limits=bad)
+
+
+LIMITS_TAKERS = {
+    "ToolRegistry": lambda limits: toolreg.ToolRegistry(limits=limits).register("t", SHALLOW, print),
+    "compile": lambda limits: toolreg.compile(SHALLOW, limits=limits),
+    "validate": lambda limits: toolreg.validate(SHALLOW, {}, limits=limits),
+    "check_schema": lambda limits: toolreg.check_schema(SHALLOW, limits=limits),
+}
+SHALLOW = {"type": "object", "properties": {"a": {"properties": {"b": {"type": "object"}}}}}
+
+
+@pytest.mark.parametrize("taker", sorted(LIMITS_TAKERS))
+def test_limits_are_passed_the_same_way_everywhere(taker):
+    take = LIMITS_TAKERS[taker]
+    # A Limits, or a mapping of some of its fields, and the same refusals everywhere.
+    for limits in (toolreg.Limits(max_schema_depth=2), {"max_schema_depth": 2}):
+        with pytest.raises(toolreg.SchemaError, match="nested deeper than 2"):
+            take(limits)
+    take({"max_schema_depth": 20})
+    for bad, words in (({"max_dept": 3}, "did you mean 'max_depth'"), ("deep", "not str"), (3, "not int")):
+        with pytest.raises(toolreg.LimitsError, match=words):
+            take(bad)
 
 
 def test_a_million_items_validate():
@@ -138,7 +161,7 @@ def test_patterns_that_backtrack_exponentially_are_refused(pattern):
         toolreg.check_schema({"properties": {"q": {"pattern": pattern}}})
     assert caught.value.schema_path == "/properties/q/pattern"
     assert "exponential" in str(caught.value) and "allow_backtracking_patterns" in str(caught.value)
-    allowed = toolreg.compile({"pattern": pattern}, toolreg.Limits(allow_backtracking_patterns=True))
+    allowed = toolreg.compile({"pattern": pattern}, limits=toolreg.Limits(allow_backtracking_patterns=True))
     # Accepted on request, and judged as ECMA-262 judges it on a short string.
     assert allowed.is_valid("aab") is (regress.Regex(pattern, "u").find("aab") is not None)
 

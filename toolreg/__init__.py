@@ -4,11 +4,14 @@ from ._catalogs import ImportReport, import_mcp, normalize_bfcl
 from ._errors import (
     DuplicateToolError,
     ExportError,
+    InvalidArgumentsError,
     InvalidToolError,
     InvalidToolNameError,
+    LimitsError,
     Ok,
     SchemaError,
     ToolregError,
+    UnknownProviderError,
     UnknownToolError,
     ValidationError,
 )
@@ -40,4 +43,7 @@ __all__ = [
     "InvalidToolError",
     "ExportError",
     "UnknownToolError",
+    "UnknownProviderError",
+    "InvalidArgumentsError",
+    "LimitsError",
 ]

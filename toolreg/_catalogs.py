@@ -10,11 +10,22 @@ from typing import TYPE_CHECKING, Any
 
 from ._errors import InvalidToolError, SchemaError, ToolregError
 from ._pointer import to_pointer
+from ._providers import MCP_MODELLED
+from ._registry import LINE_BREAK, MCP_HINTS, check_tool_name
 
 if TYPE_CHECKING:
     from ._registry import ToolRegistry
 
-__all__ = ["ImportReport", "Refusal", "import_mcp", "mcp_tools", "toolreg_name", "normalize_bfcl"]
+__all__ = [
+    "ImportReport",
+    "Refusal",
+    "Change",
+    "split_description",
+    "import_mcp",
+    "mcp_tools",
+    "toolreg_name",
+    "normalize_bfcl",
+]
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _OTHER = re.compile(r"[^a-z0-9_.]+")
@@ -42,11 +53,22 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Change:
+    """A field of a registered tool that toolreg could not keep as the catalog wrote it."""
+
+    name: str
+    field: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class ImportReport:
-    """What an import did: ``registered`` maps each foreign name to its toolreg name."""
+    """What an import did: ``registered`` maps each foreign name to its toolreg name, ``refused``
+    says why each other tool was left out, and ``changed`` names every field not kept as it was."""
 
     registered: dict[str, str] = field(default_factory=dict)
     refused: tuple[Refusal, ...] = ()
+    changed: tuple[Change, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -66,55 +88,69 @@ def mcp_tools(catalog: Any) -> list[dict[str, Any]]:
     return catalog
 
 
+def split_description(text: str) -> tuple[str, str]:
+    """An MCP description as toolreg keeps it: its first line, and the rest after the line break.
+
+    ``ToolRecord.full_description`` joins them with ``"\\n"``, which gives the text back exactly
+    unless it broke its first line with another character (``"\\r\\n"``, U+2028).
+    """
+    first, *rest = LINE_BREAK.split(text, maxsplit=1)
+    return first, rest[0] if rest else ""
+
+
 def import_mcp(
     registry: ToolRegistry,
     catalog: Any,
     handlers: Mapping[str, Callable[..., Any]] | Callable[[dict[str, Any]], Callable[..., Any]],
     *,
     names: Mapping[str, str] | None = None,
+    prefix: str | None = None,
+    override: bool = False,
 ) -> ImportReport:
     """Register every tool of an MCP catalog that toolreg accepts, and report each one it refuses.
 
     ``handlers`` maps each MCP name to its handler, or is a factory called with the tool's object.
     ``names`` maps MCP names to toolreg names where :func:`toolreg_name`'s rule will not do.
+    ``prefix`` puts every tool under a segment of its own (``"github"`` makes ``github.create_issue``),
+    so several servers share a registry without colliding; ``override=True`` replaces tools
+    registered before (a ``tools/list_changed`` refresh). Without it a name that is taken is refused.
+    Every field is kept: the description's first line as ``description``, the rest as ``details``,
+    ``outputSchema``, and ``_meta``, ``icons`` and the other fields and annotations as ``meta``;
+    whatever is not kept as written is named in ``changed``.
     """
+    if prefix is not None:
+        check_tool_name(prefix)
     tools = mcp_tools(catalog)
     refused: list[Refusal] = []
+    changed: list[Change] = []
     wanted: dict[str, list[str]] = {}
+
+    def toolreg_name_of(foreign: str) -> str:
+        name = (names or {}).get(foreign) or toolreg_name(foreign)
+        return f"{prefix}.{name}" if prefix else name
+
     for tool in tools:
         foreign = tool.get("name")
         if isinstance(foreign, str):
-            wanted.setdefault((names or {}).get(foreign) or toolreg_name(foreign), []).append(foreign)
+            wanted.setdefault(toolreg_name_of(foreign), []).append(foreign)
     registered: dict[str, str] = {}
     for tool in tools:
         foreign = tool.get("name")
         if not isinstance(foreign, str) or not foreign:
             refused.append(Refusal(repr(foreign), "a tool needs a non-empty string 'name'"))
             continue
-        name = (names or {}).get(foreign) or toolreg_name(foreign)
+        name = toolreg_name_of(foreign)
         if len(wanted[name]) > 1:
             others = ", ".join(repr(other) for other in wanted[name] if other != foreign)
             refused.append(Refusal(foreign, f"becomes {name!r}, as {others} does; give names= for them"))
             continue
         handler = handlers.get(foreign) if isinstance(handlers, Mapping) else handlers(tool)
-        given = tool.get("annotations")
-        annotations: dict[str, Any] = given if isinstance(given, dict) else {}
-        hints = {
-            key: value
-            for key, value in annotations.items()
-            if key in ("readOnlyHint", "destructiveHint", "openWorldHint")
-        }
+        options, notes = _registration(tool)
         try:
             if handler is None:
                 raise InvalidToolError(f"no handler given for {foreign!r}")
             registry.register(
-                name,
-                tool.get("inputSchema", {"type": "object"}),
-                handler,
-                description=" ".join(str(tool.get("description", "")).split()),
-                idempotent=annotations.get("idempotentHint") is True,
-                title=tool.get("title"),
-                hints=hints,
+                name, tool.get("inputSchema", {"type": "object"}), handler, override=override, **options
             )
         except SchemaError as error:
             refused.append(Refusal(foreign, error.reason, error.schema_path))
@@ -122,7 +158,56 @@ def import_mcp(
             refused.append(Refusal(foreign, str(error)))
         else:
             registered[foreign] = name
-    return ImportReport(registered, tuple(refused))
+            changed.extend(Change(foreign, where, reason) for where, reason in notes)
+    return ImportReport(registered, tuple(refused), tuple(changed))
+
+
+def _registration(tool: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """``register``'s keyword arguments for an MCP tool object, and what could not be kept."""
+    notes: list[tuple[str, str]] = []
+    if "inputSchema" not in tool:
+        notes.append(("inputSchema", 'missing; taken as {"type": "object"}'))
+    text = tool.get("description", "")
+    if not isinstance(text, str):
+        notes.append(("description", f"not a string ({type(text).__name__}); dropped"))
+        text = ""
+    description, details = split_description(text)
+    if (f"{description}\n{details}" if details else description) != text:
+        notes.append(("description", "its line breaks are kept as \\n"))
+    meta = {key: value for key, value in tool.items() if key not in MCP_MODELLED | {"annotations"}}
+    given = tool.get("annotations", {})
+    if not isinstance(given, dict):
+        notes.append(("annotations", "not an object; dropped"))
+        given = {}
+    hints: dict[str, bool] = {}
+    idempotent = False
+    other_annotations: dict[str, Any] = {}
+    for key, value in given.items():
+        if key in MCP_HINTS or key == "idempotentHint":
+            if not isinstance(value, bool):
+                notes.append((f"annotations.{key}", f"not a boolean ({value!r}); dropped"))
+            elif key == "idempotentHint":
+                idempotent = value
+            else:
+                hints[key] = value
+        else:
+            other_annotations[key] = value
+    if other_annotations:
+        meta["annotations"] = other_annotations
+    title = tool.get("title")
+    if title is not None and not isinstance(title, str):
+        notes.append(("title", f"not a string ({type(title).__name__}); dropped"))
+        title = None
+    options = {
+        "description": description,
+        "details": details,
+        "idempotent": idempotent,
+        "title": title,
+        "hints": hints,
+        "output_schema": tool.get("outputSchema"),
+        "meta": meta,
+    }
+    return options, notes
 
 
 # The leaderboard's type names, and the JSON Schema types they stand for; None means "any value".

@@ -22,7 +22,7 @@ from typing import Any
 
 from ._errors import ValidationError
 from ._keywords import Path
-from ._pointer import to_pointer
+from ._pointer import InstanceKey, to_pointer
 from ._regex import Pattern
 from ._schema import Compiled
 
@@ -104,6 +104,7 @@ class _Source:
             "NotPlainJSON": NotPlainJSON,
             "plain": plain_json,
             "MISSING": object(),
+            "K": InstanceKey,
         }
         self.counter = 0
 
@@ -405,7 +406,8 @@ class _Generator:
         line(depth, f"for {key}, {item} in {value}.items():")
         line(depth + 1, f"if {key} not in {known}:")
         line(depth + 2, f"if type({key}) is not str: raise NotPlainJSON")
-        self.emit(extra, location + ("additionalProperties",), item, [*path, key], depth + 2)
+        # The name is the instance's, not the schema's: a masked error hides it.
+        self.emit(extra, location + ("additionalProperties",), item, [*path, f"K({key})"], depth + 2)
 
 
 def generate(compiled: Compiled) -> tuple[str, FastCheck]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 __all__ = [
     "Ok",
+    "OK",
+    "Result",
     "ValidationError",
     "FrozenArray",
     "freeze",
@@ -21,15 +22,40 @@ __all__ = [
     "InvalidToolError",
     "ExportError",
     "UnknownToolError",
+    "UnknownProviderError",
+    "InvalidArgumentsError",
+    "LimitsError",
 ]
 
 
-@dataclass(frozen=True)
-class Ok:
-    """The result of a successful validation; truthy, so ``if result:`` reads naturally."""
+class Ok(tuple["ValidationError", ...]):
+    """A valid result: the empty list of errors. It is falsy, has length 0 and compares equal to
+    ``[]``, so ``if errors := validate(...)`` reports and ``if not errors`` proceeds."""
 
-    def __bool__(self) -> bool:
-        return True
+    __slots__ = ()
+
+    def __new__(cls) -> Ok:
+        return OK
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (tuple, list)) and not other
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __repr__(self) -> str:
+        return "Ok()"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Ok, ())
+
+
+OK: Ok = tuple.__new__(Ok)
+# What every validate returns: Ok, or the non-empty list of errors in their fixed order.
+Result = Ok | list["ValidationError"]
 
 
 class FrozenArray(tuple[Any, ...]):
@@ -59,27 +85,44 @@ def thaw(value: Any) -> Any:
     return value
 
 
+# Facts that repeat what the instance held, rather than what the schema wants; a masked error has none.
+INSTANCE_FACTS = frozenset({"actual", "length", "property_name", "extra", "duplicates"})
+# An error's form with nothing from the instance: its path, message and facts.
+Masked = tuple[str, str, Mapping[str, Any]]
+
+
 class ValidationError:
     """One reason an instance does not match its schema; an immutable value.
 
     ``path`` points into the instance and ``schema_path`` at the failing keyword, both as RFC 6901
     JSON Pointers; ``facts`` holds what a caller needs to fix the value (``expected_type``,
     ``missing``, ``limit`` …), read-only all the way down. Equal errors compare equal.
+    :meth:`masked` gives the same error with nothing the instance held.
     """
 
-    __slots__ = ("path", "schema_path", "keyword", "message", "facts")
+    __slots__ = ("path", "schema_path", "keyword", "message", "facts", "_masked")
 
     path: str
     schema_path: str
     keyword: str
     message: str
     facts: Mapping[str, Any]
+    _masked: Masked | None
 
     def __init__(
-        self, path: str, schema_path: str, keyword: str, message: str, facts: Mapping[str, Any] | None = None
+        self,
+        path: str,
+        schema_path: str,
+        keyword: str,
+        message: str,
+        facts: Mapping[str, Any] | None = None,
+        *,
+        masked: tuple[str, str, Mapping[str, Any]] | None = None,
     ) -> None:
         frozen = {key: freeze(item) for key, item in (facts or {}).items()}
-        _fill(self, path, schema_path, keyword, message, frozen)
+        if masked is not None:
+            masked = (masked[0], masked[1], MappingProxyType({k: freeze(v) for k, v in masked[2].items()}))
+        _fill(self, path, schema_path, keyword, message, frozen, masked)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"ValidationError is immutable; cannot set {name!r}")
@@ -104,11 +147,19 @@ class ValidationError:
         return f"ValidationError({', '.join(fields)})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ValidationError, (self.path, self.schema_path, self.keyword, self.message, thaw(self.facts)))
+        masked = None if self._masked is None else (*self._masked[:2], thaw(self._masked[2]))
+        arguments = (self.path, self.schema_path, self.keyword, self.message, thaw(self.facts))
+        return (_rebuild, (*arguments, masked))
 
-    def replace(self, *, message: str, **facts: Any) -> ValidationError:
-        """A copy with another message and more facts."""
-        return ValidationError(self.path, self.schema_path, self.keyword, message, {**self.facts, **facts})
+    def masked(self) -> ValidationError:
+        """The same error with nothing the instance held: property names the instance chose are
+        ``*`` in the path, quoted values and names leave the message, and facts that repeat the
+        instance (``actual``, ``length``, ``extra`` …) are dropped."""
+        if self._masked is None:
+            facts = {key: value for key, value in self.facts.items() if key not in INSTANCE_FACTS}
+            return trusted_error(self.path, self.schema_path, self.keyword, self.message, facts)
+        path, message, hidden_facts = self._masked
+        return trusted_error(path, self.schema_path, self.keyword, message, dict(hidden_facts))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict: the four fields, then the facts."""
@@ -121,17 +172,38 @@ class ValidationError:
         }
 
 
-def trusted_error(
-    path: str, schema_path: str, keyword: str, message: str, facts: dict[str, Any]
+def _rebuild(
+    path: str, schema_path: str, keyword: str, message: str, facts: Any, masked: Masked | None
 ) -> ValidationError:
-    """An error from toolreg's own checks, whose facts are frozen already: no copy on the hot path."""
+    return ValidationError(path, schema_path, keyword, message, facts, masked=masked)
+
+
+def trusted_error(
+    path: str,
+    schema_path: str,
+    keyword: str,
+    message: str,
+    facts: dict[str, Any],
+    masked: Masked | None = None,
+) -> ValidationError:
+    """An error from toolreg's own checks, whose facts are frozen already: no copy on the hot path.
+
+    ``masked`` is the error's path, message and facts with nothing from the instance, where they
+    differ from dropping :data:`INSTANCE_FACTS`.
+    """
     error = object.__new__(ValidationError)
-    _fill(error, path, schema_path, keyword, message, facts)
+    _fill(error, path, schema_path, keyword, message, facts, masked)
     return error
 
 
 def _fill(
-    error: ValidationError, path: str, schema_path: str, keyword: str, message: str, facts: dict[str, Any]
+    error: ValidationError,
+    path: str,
+    schema_path: str,
+    keyword: str,
+    message: str,
+    facts: dict[str, Any],
+    masked: Masked | None,
 ) -> None:
     # Slot descriptors, since __setattr__ refuses: this runs once per error, on the hot path.
     _set_path(error, path)
@@ -139,6 +211,7 @@ def _fill(
     _set_keyword(error, keyword)
     _set_message(error, message)
     _set_facts(error, MappingProxyType(facts))
+    _set_masked(error, masked)
 
 
 _set_path = vars(ValidationError)["path"].__set__
@@ -146,6 +219,7 @@ _set_schema_path = vars(ValidationError)["schema_path"].__set__
 _set_keyword = vars(ValidationError)["keyword"].__set__
 _set_message = vars(ValidationError)["message"].__set__
 _set_facts = vars(ValidationError)["facts"].__set__
+_set_masked = vars(ValidationError)["_masked"].__set__
 
 
 class ToolregError(Exception):
@@ -176,7 +250,25 @@ class InvalidToolNameError(ToolregError, ValueError):
 
 
 class InvalidToolError(ToolregError, ValueError):
-    """A registration argument other than the name or schema is of the wrong kind."""
+    """A registration argument other than the name or schema is refused: a handler that is not
+    callable, a description of more than one line, a handler whose signature the schema does not fit."""
+
+
+class LimitsError(ToolregError, ValueError):
+    """A ``limits`` argument that is neither a :class:`~toolreg.Limits` nor a mapping of its fields,
+    or a field that is not a positive whole number (or a bool, for the flag)."""
+
+
+class InvalidArgumentsError(ToolregError, ValueError):
+    """Raised by ``check``: the arguments do not fit the tool's schema; ``errors`` holds every error."""
+
+    def __init__(self, tool: str, errors: list[ValidationError]) -> None:
+        shown = "; ".join(f"{error.path or 'the arguments'}: {error.message}" for error in errors[:3])
+        more = f"; and {len(errors) - 3} more" if len(errors) > 3 else ""
+        noun = "error" if len(errors) == 1 else "errors"
+        super().__init__(f"arguments for {tool!r} have {len(errors)} {noun}: {shown}{more}")
+        self.tool = tool
+        self.errors = tuple(errors)
 
 
 class ExportError(ToolregError, ValueError):
@@ -190,6 +282,14 @@ class ExportError(ToolregError, ValueError):
 class UnknownToolError(ToolregError, LookupError):
     """No tool is registered under the name asked for."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: object) -> None:
         super().__init__(f"no tool named {name!r} is registered")
         self.name = name
+
+
+class UnknownProviderError(ToolregError, LookupError):
+    """A provider name toolreg has no form for ("mcp", "openai", "anthropic" and "gemini" it has)."""
+
+    def __init__(self, provider: object, known: list[str]) -> None:
+        super().__init__(f"unknown provider {provider!r}; the providers are {', '.join(known)}")
+        self.provider = provider

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -11,12 +10,6 @@ from typing import Any
 from ._errors import ValidationError
 
 __all__ = ["FormattedErrors", "format_errors"]
-
-# Facts that repeat what the instance held, rather than what the schema wants.
-_INSTANCE_FACTS = frozenset({"actual", "length", "actual_type", "property_name", "extra", "duplicates"})
-# Message endings that quote the instance: ", is 3", ", has 5".
-_QUOTED_VALUE = re.compile(r", (is|has) .*$")
-_QUOTED_NAME = re.compile(r'^property name ("(?:[^"\\]|\\.)*")')
 
 
 @dataclass(frozen=True)
@@ -53,23 +46,16 @@ def format_errors(
     """What a model needs to fix its call in one round trip, and nothing else.
 
     Each line reads ``at /path: what is wrong``; the root is "the arguments". Text quoted from the
-    call is cut to ``max_chars``. With ``mask``, nothing the call held is repeated: values are left
-    out of the lines and the items, so secrets a model sent do not travel on.
+    call is cut to ``max_chars``. With ``mask``, nothing the call held is repeated: each error is
+    :meth:`ValidationError.masked`, so values and the property names the call chose (``*`` in a
+    path) stay out of the lines and the items, and secrets a model sent do not travel on.
     """
-    errors = list(errors)
+    errors = [error.masked() for error in errors] if mask else list(errors)
     lines, items = [], []
     for error in errors:
         where = f"at {error.path}" if error.path else "the arguments"
-        message = error.message
-        facts = error.to_dict()
-        if mask:
-            message = _QUOTED_NAME.sub("a property name", _QUOTED_VALUE.sub("", message))
-            if error.keyword == "additionalProperties":
-                message = f"has {len(error.facts['extra'])} properties the schema does not allow"
-            facts = {key: value for key, value in facts.items() if key not in _INSTANCE_FACTS}
-            facts["message"] = message
-        lines.append(f"- {where}: {_shorten(message, max_chars * 3)}")
-        items.append(_shortened(facts, max_chars))
+        lines.append(f"- {where}: {_shorten(error.message, max_chars * 3)}")
+        items.append(_shortened(error.to_dict(), max_chars))
     count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
     head = f"The arguments for {tool} have {count}:" if tool else f"The arguments have {count}:"
     tail = "Fix these and call again with the corrected arguments."

@@ -15,6 +15,7 @@ __all__ = [
     "exact_number",
     "find_non_json",
     "json_copy",
+    "plain_copy",
     "NotJSON",
 ]
 
@@ -147,6 +148,22 @@ def _copy(value: Any, depth_left: int) -> Any:
     if kind is list:
         return [_copy(item, depth_left - 1) for item in value]
     raise NotJSON(kind.__name__)
+
+
+def plain_copy(value: Any) -> Any:
+    """A copy of a JSON value built of subclasses of its types (an ``IntEnum``, an ``OrderedDict``)
+    made of the exact built-in types; :func:`find_non_json` must have found nothing in it."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, list):
+        return [plain_copy(item) for item in value]
+    return {str.__str__(key): plain_copy(item) for key, item in value.items()}
 
 
 def find_non_json(

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn, Protocol
 
-from ._errors import SchemaError, ValidationError, freeze, thaw, trusted_error
+from ._errors import INSTANCE_FACTS, SchemaError, ValidationError, freeze, thaw, trusted_error
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
 from ._limits import Limits
-from ._pointer import Token, to_pointer
+from ._pointer import InstanceKey, Token, masked_pointer, to_pointer
 from ._regex import Pattern, RegexSyntaxError, backtracking_risk
 
 __all__ = ["Check", "Path", "Site", "Compiler", "KEYWORDS", "JSON_TYPES", "show", "no_check"]
@@ -106,9 +106,30 @@ class Site:
         compile_one = self.in_place if in_place else self.subschema
         return [compile_one(schema, index) for index, schema in enumerate(value)]
 
-    def failure(self, path: Path, message: str, **facts: Any) -> ValidationError:
-        """An error at ``path``; every fact must be a JSON scalar or :func:`freeze`-d."""
-        return trusted_error(to_pointer(path), self.pointer, self.keyword, message, facts)
+    def failure(
+        self,
+        path: Path,
+        message: str,
+        *,
+        quoted: str = "",
+        masked_message: str | None = None,
+        masked_facts: dict[str, Any] | None = None,
+        **facts: Any,
+    ) -> ValidationError:
+        """An error at ``path``; every fact must be a JSON scalar or :func:`freeze`-d.
+
+        The message is ``message`` then ``quoted``, the words that repeat the instance (", is 0");
+        its masked form (:meth:`ValidationError.masked`) keeps ``message`` alone, or
+        ``masked_message`` where the instance shows elsewhere in it.
+        """
+        pointer, hidden = to_pointer(path), masked_pointer(path)
+        masked = None
+        if quoted or hidden is not None or masked_message is not None or masked_facts is not None:
+            if masked_facts is None:
+                masked_facts = {key: value for key, value in facts.items() if key not in INSTANCE_FACTS}
+            shown = message if masked_message is None else masked_message
+            masked = (pointer if hidden is None else hidden, shown, masked_facts)
+        return trusted_error(pointer, self.pointer, self.keyword, message + quoted, facts, masked)
 
 
 # -- any instance -----------------------------------------------------------------------------
@@ -190,8 +211,8 @@ def _number_bound(site: Site, limit: int | float, word: str, breaks: Callable[[A
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         # Python compares int with float exactly, so 2**64 against 1.8e19 needs no rounding care.
         if is_number(instance) and breaks(instance, limit):
-            message = f"must be {word} {show(limit)}, is {show(instance)}"
-            errors.append(site.failure(path, message, limit=limit, actual=instance))
+            message, quoted = f"must be {word} {show(limit)}", f", is {show(instance)}"
+            errors.append(site.failure(path, message, quoted=quoted, limit=limit, actual=instance))
 
     return check
 
@@ -239,7 +260,8 @@ def _length_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int]
             errors.append(
                 site.failure(
                     path,
-                    f"must be {word} {_count(limit, 'character')} long, is {len(instance)}",
+                    f"must be {word} {_count(limit, 'character')} long",
+                    quoted=f", is {len(instance)}",
                     limit=limit,
                     length=len(instance),
                 )
@@ -297,8 +319,8 @@ def _size_bound(
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, kind) and breaks(len(instance), limit):
-            message = f"must have {word} {_count(limit, noun, plural)}, has {len(instance)}"
-            errors.append(site.failure(path, message, limit=limit, actual=len(instance)))
+            message, quoted = f"must have {word} {_count(limit, noun, plural)}", f", has {len(instance)}"
+            errors.append(site.failure(path, message, quoted=quoted, limit=limit, actual=len(instance)))
 
     return check
 
@@ -358,8 +380,8 @@ def _items(value: Any, site: Site) -> Check:
         # One error for the whole array, as jsonschema reports it, rather than one per extra item.
         def check_none_after(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             if isinstance(instance, list) and len(instance) > start:
-                message = f"must have at most {_count(start, 'item')}, has {len(instance)}"
-                errors.append(site.failure(path, message, limit=start, actual=len(instance)))
+                message, quoted = f"must have at most {_count(start, 'item')}", f", has {len(instance)}"
+                errors.append(site.failure(path, message, quoted=quoted, limit=start, actual=len(instance)))
 
         return check_none_after
     child = site.subschema(value)
@@ -413,10 +435,18 @@ def _property_names(value: Any, site: Site) -> Check:
             found: list[ValidationError] = []
             child(name, path, found)
             # The error stands at the object, as jsonschema places it; the name says which one.
-            errors.extend(
-                error.replace(message=f"property name {show(name)} {error.message}", property_name=name)
-                for error in found
-            )
+            for error in found:
+                hidden = error.masked()
+                errors.append(
+                    trusted_error(
+                        error.path,
+                        error.schema_path,
+                        error.keyword,
+                        f"property name {show(name)} {error.message}",
+                        {**error.facts, "property_name": name},
+                        (hidden.path, f"a property name {hidden.message}", dict(hidden.facts)),
+                    )
+                )
 
     return check
 
@@ -449,8 +479,16 @@ def _additional_properties(value: Any, site: Site) -> Check:
                 if extra:
                     names = ", ".join(map(show, extra))
                     noun = "property" if len(extra) == 1 else "properties"
-                    message = f"must not have the {noun} {names}"
-                    errors.append(site.failure(path, message, extra=freeze(extra), allowed=allowed))
+                    errors.append(
+                        site.failure(
+                            path,
+                            f"must not have the {noun} {names}",
+                            masked_message=f"has {_count(len(extra), 'property', 'properties')} "
+                            "the schema does not allow",
+                            extra=freeze(extra),
+                            allowed=allowed,
+                        )
+                    )
 
         return check_no_extra
     child = site.subschema(value)
@@ -459,7 +497,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
         if isinstance(instance, dict):
             for name, item in instance.items():
                 if name not in known:
-                    child(item, path + (name,), errors)
+                    child(item, path + (InstanceKey(name),), errors)
 
     return check
 
@@ -492,7 +530,9 @@ def _no_branch_matched(
 ) -> ValidationError:
     """One error for the instance, with every branch's errors, and the branch for its type named."""
     pointer = to_pointer(path)
+    hidden = [[error.masked() for error in found] for found in outcomes]
     branches = freeze([[error.to_dict() for error in found] for found in outcomes])
+    masked_branches = freeze([[error.to_dict() for error in found] for found in hidden])
     # A branch "fits the type" when it has no type error at the instance itself: for the common
     # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
     fitting = [
@@ -502,15 +542,25 @@ def _no_branch_matched(
     ]
     message = f"must match {rule} of the {len(outcomes)} schemas in {site.keyword}"
     if len(fitting) != 1:
-        return site.failure(path, message, branches=branches)
+        return site.failure(path, message, masked_facts={"branches": masked_branches}, branches=branches)
     index = fitting[0]
-    details = "; ".join(
-        error.message if error.path == pointer else f"at {error.path}: {error.message}"
-        for error in outcomes[index]
-    )
+
+    def says(found: list[ValidationError], here: str) -> str:
+        details = "; ".join(
+            error.message if error.path == here else f"at {error.path}: {error.message}" for error in found
+        )
+        return f"{message}; the one for its type ({site.keyword}/{index}) says: {details}"
+
+    own_masked = masked_pointer(path)
     return site.failure(
         path,
-        f"{message}; the one for its type ({site.keyword}/{index}) says: {details}",
+        says(outcomes[index], pointer),
+        masked_message=says(hidden[index], pointer if own_masked is None else own_masked),
+        masked_facts={
+            "branches": masked_branches,
+            "branch": index,
+            "branch_errors": masked_branches[index],
+        },
         branches=branches,
         branch=index,
         branch_errors=branches[index],

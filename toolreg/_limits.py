@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
 
-__all__ = ["Limits", "DEFAULT_LIMITS"]
+from ._errors import LimitsError
+
+__all__ = ["Limits", "DEFAULT_LIMITS", "LimitsLike", "as_limits"]
 
 
 @dataclass(frozen=True)
@@ -17,6 +22,7 @@ class Limits:
     more subschemas. Tool arguments and schemas seen in real catalogs nest fewer than 10 levels.
     ``allow_backtracking_patterns``: a ``pattern`` whose shape can take exponential time on a
     backtracking engine (``^(a+)+$``) is refused unless this is set; see ``_regex.backtracking_risk``.
+    A field out of range raises :class:`~toolreg.LimitsError`.
     """
 
     max_depth: int = 128
@@ -26,11 +32,32 @@ class Limits:
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_backtracking_patterns, bool):
-            raise ValueError("Limits.allow_backtracking_patterns must be a bool")
+            raise LimitsError(
+                f"Limits.allow_backtracking_patterns must be a bool, not {self.allow_backtracking_patterns!r}"
+            )
         for name in ("max_depth", "max_schema_depth", "max_schema_size"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"Limits.{name} must be a positive int, not {value!r}")
+                raise LimitsError(f"Limits.{name} must be a positive int, not {value!r}")
 
 
 DEFAULT_LIMITS = Limits()
+# Every ``limits=`` argument takes a Limits, or a mapping of some of its fields over the defaults.
+LimitsLike = Limits | Mapping[str, Any]
+_FIELDS = [field.name for field in fields(Limits)]
+
+
+def as_limits(limits: object) -> Limits:
+    """``limits`` as a :class:`Limits`: one already, or a mapping such as ``{"max_depth": 32}``."""
+    if isinstance(limits, Limits):
+        return limits
+    if not isinstance(limits, Mapping):
+        raise LimitsError(
+            f"limits must be a toolreg.Limits or a mapping of its fields, not {type(limits).__name__}"
+        )
+    for name in limits:
+        if name not in _FIELDS:
+            nearest = difflib.get_close_matches(str(name), _FIELDS, n=1)
+            hint = f"; did you mean {nearest[0]!r}?" if nearest else f"; the fields are {', '.join(_FIELDS)}"
+            raise LimitsError(f"limits has no field {name!r}{hint}")
+    return Limits(**limits)

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["Token", "to_pointer", "escape", "unescape", "split"]
+__all__ = ["Token", "InstanceKey", "to_pointer", "masked_pointer", "escape", "unescape", "split"]
 
 Token = str | int
+
+
+class InstanceKey(str):
+    """A property name the instance chose (under ``additionalProperties``), not one the schema named:
+    a masked error shows it as ``*``."""
+
+    __slots__ = ()
 
 
 def escape(token: Token) -> str:
@@ -29,6 +36,13 @@ def to_pointer(tokens: Iterable[Token]) -> str:
             text = text.replace("~", "~0").replace("/", "~1")
         parts.append(text)
     return "/" + "/".join(parts) if parts else ""
+
+
+def masked_pointer(tokens: tuple[Token, ...]) -> str | None:
+    """The pointer with each :class:`InstanceKey` as ``*``; None when the path holds none."""
+    if not any(type(token) is InstanceKey for token in tokens):
+        return None
+    return to_pointer("*" if type(token) is InstanceKey else token for token in tokens)
 
 
 def split(pointer: str) -> list[str]:

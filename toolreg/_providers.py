@@ -8,10 +8,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import ExportError
+from ._errors import ExportError, UnknownProviderError
 from ._pointer import to_pointer
 
-__all__ = ["PROVIDERS", "Provider", "to_provider_name", "from_provider_name", "export_tool", "openai_strict"]
+__all__ = [
+    "MCP_MODELLED",
+    "PROVIDERS",
+    "Provider",
+    "to_provider_name",
+    "from_provider_name",
+    "export_tool",
+    "openai_strict",
+]
 
 
 @dataclass(frozen=True)
@@ -40,11 +48,13 @@ PROVIDERS = {
     ),
 }
 _KEEPS_DOTS = frozenset({"mcp", "gemini"})
+# The fields of an MCP tool object that a registration sets by its own arguments.
+MCP_MODELLED = frozenset({"name", "title", "description", "inputSchema", "outputSchema"})
 
 
 def _provider(provider: str) -> Provider:
-    if provider not in PROVIDERS:
-        raise ExportError(f"unknown provider {provider!r}; the providers are {', '.join(PROVIDERS)}")
+    if not isinstance(provider, str) or provider not in PROVIDERS:
+        raise UnknownProviderError(provider, list(PROVIDERS))
     return PROVIDERS[provider]
 
 
@@ -79,19 +89,25 @@ def export_tool(
     idempotent: bool,
     hints: dict[str, bool],
     strict: bool,
+    output_schema: Any = None,
+    meta: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One tool in the provider's own shape."""
+    """One tool in the provider's own shape; ``schema`` and ``meta`` become part of it, uncopied."""
     mapped = to_provider_name(name, provider)
-    schema = copy.deepcopy(schema) if isinstance(schema, dict) else {"type": "object"}
+    schema = schema if isinstance(schema, dict) else {"type": "object"}
     if strict and provider != "openai":
         raise ExportError(f"strict=True is OpenAI's form; {provider} has none in toolreg")
     if provider == "mcp":
+        meta = dict(meta or {})
         tool: dict[str, Any] = {"name": mapped}
-        if title:
+        if title is not None:
             tool["title"] = title
         tool["description"] = description
         tool["inputSchema"] = schema
-        tool["annotations"] = {"idempotentHint": idempotent, **hints}
+        if output_schema is not None:
+            tool["outputSchema"] = output_schema
+        tool["annotations"] = {"idempotentHint": idempotent, **hints, **meta.pop("annotations", {})}
+        tool.update(meta)
         return tool
     if provider == "openai":
         parameters = openai_strict(schema, name) if strict else schema

@@ -2,38 +2,43 @@
 
 from __future__ import annotations
 
-import copy
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from ._errors import (
+    OK,
     DuplicateToolError,
+    ExportError,
+    InvalidArgumentsError,
     InvalidToolError,
     InvalidToolNameError,
-    Ok,
+    Result,
     SchemaError,
     UnknownToolError,
-    ValidationError,
+    freeze,
+    thaw,
 )
-from ._limits import DEFAULT_LIMITS, Limits
-from ._providers import export_tool, from_provider_name
+from ._json import NotJSON, json_copy
+from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
+from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._validator import Validator
 
-__all__ = ["ToolRecord", "ToolRegistry", "check_tool_name"]
+__all__ = ["ToolRecord", "ToolRegistry", "check_tool_name", "MCP_HINTS", "LINE_BREAK"]
 
 _SEGMENT = re.compile(r"[a-z0-9_]+", re.ASCII)
 # The MCP tool annotations a registration may set; idempotentHint comes from `idempotent`.
 MCP_HINTS = frozenset({"readOnlyHint", "destructiveHint", "openWorldHint"})
+# Every character str.splitlines breaks at: a one-line text holds none of them.
+LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 Handler = TypeVar("Handler", bound=Callable[..., Any])
-_OK = Ok()
 
 
 def check_tool_name(name: object) -> str:
-    """Return ``name`` if it is lowercase segments joined by dots, else say what is wrong."""
+    """Return ``name`` if it is lowercase segments joined by dots and every provider takes it, else
+    say what is wrong."""
     if not isinstance(name, str):
         raise InvalidToolNameError(f"a tool name must be a string, not {type(name).__name__}")
     if not name:
@@ -50,37 +55,130 @@ def check_tool_name(name: object) -> str:
                 f"tool name {name!r} contains {bad!r}: segments are lowercase ASCII letters, "
                 "digits and underscores, joined by dots (e.g. 'fs.read_file')"
             )
+    for provider in PROVIDERS:
+        # Caught here once, rather than at every later export.
+        try:
+            to_provider_name(name, provider)
+        except ExportError as error:
+            raise InvalidToolNameError(str(error)) from None
     return name
 
 
-@dataclass(frozen=True)
 class ToolRecord:
-    """A registered tool. ``schema`` is a fresh copy of the registry's snapshot at each access, so
-    nothing done to it through :meth:`ToolRegistry.get` can change what the registry checks."""
+    """A registered tool; an immutable value.
+
+    ``description`` is one line, the summary a provider shows first; ``details`` the rest of a
+    longer text (an MCP description's later paragraphs), exported after it as ``full_description``.
+    ``schema`` and ``output_schema`` are fresh copies of the registry's snapshots at each access, so
+    nothing done to them can change what the registry checks. Records compare equal when every
+    field, the schemas included (as JSON), is equal; they hash by name and schema, so they can be
+    kept in sets and used as keys.
+    """
+
+    __slots__ = (
+        "name", "description", "handler", "idempotent", "timeout_ms", "validator",
+        "title", "hints", "details", "output_validator", "meta",
+    )  # fmt: skip
 
     name: str
     description: str
     handler: Callable[..., Any]
-    idempotent: bool = False
-    timeout_ms: int | None = None
-    validator: Validator = field(repr=False, compare=False, kw_only=True)
-    title: str | None = field(default=None, kw_only=True)
-    hints: Mapping[str, bool] = field(default_factory=lambda: MappingProxyType({}), kw_only=True)
+    idempotent: bool
+    timeout_ms: int | None
+    validator: Validator
+    title: str | None
+    hints: Mapping[str, bool]
+    details: str
+    output_validator: Validator | None
+    meta: Mapping[str, Any]
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        handler: Callable[..., Any],
+        idempotent: bool = False,
+        timeout_ms: int | None = None,
+        *,
+        validator: Validator,
+        title: str | None = None,
+        hints: Mapping[str, bool] | None = None,
+        details: str = "",
+        output_validator: Validator | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        values = {
+            "name": name,
+            "description": description,
+            "handler": handler,
+            "idempotent": idempotent,
+            "timeout_ms": timeout_ms,
+            "validator": validator,
+            "title": title,
+            "hints": MappingProxyType(dict(hints or {})),
+            "details": details,
+            "output_validator": output_validator,
+            "meta": freeze(dict(meta or {})),
+        }
+        for slot, value in values.items():
+            object.__setattr__(self, slot, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"ToolRecord is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ToolRecord is immutable; cannot delete {name!r}")
 
     @property
     def schema(self) -> Any:
-        return copy.deepcopy(self.validator.schema)
+        """The argument schema: a fresh copy."""
+        return self.validator.schema
+
+    @property
+    def output_schema(self) -> Any:
+        """The result schema, a fresh copy, or None when the tool declares none."""
+        return None if self.output_validator is None else self.output_validator.schema
+
+    @property
+    def full_description(self) -> str:
+        """``description``, then ``details`` on the lines after it: what exports send."""
+        return f"{self.description}\n{self.details}" if self.details else self.description
+
+    def _key(self) -> tuple[Any, ...]:
+        output = None if self.output_validator is None else self.output_validator.schema_key
+        return (
+            self.name, self.description, self.details, self.handler, self.idempotent, self.timeout_ms,
+            self.title, dict(self.hints), self.validator.schema_key, output, thaw(self.meta),
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ToolRecord):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        # Equal records have equal names and schemas; the handler may be unhashable, so it stays out.
+        return hash((self.name, self.validator.schema_key))
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolRecord(name={self.name!r}, description={self.description!r}, handler={self.handler!r}, "
+            f"idempotent={self.idempotent!r}, timeout_ms={self.timeout_ms!r})"
+        )
 
 
 class ToolRegistry:
-    """Tools by name, in registration order; each schema is checked and compiled once."""
+    """Tools by name, in registration order; each schema is checked and compiled once.
 
-    def __init__(self, *, limits: Limits = DEFAULT_LIMITS) -> None:
-        if not isinstance(limits, Limits):
-            raise InvalidToolError(f"limits must be a toolreg.Limits, not {type(limits).__name__}")
-        self.limits = limits
+    ``validate`` returns ``Ok`` (falsy: the empty list of errors) or the list of every error, so
+    ``if errors := tools.validate(name, args):`` reports them and ``else:`` may run the handler;
+    ``is_valid`` answers yes or no, and ``check`` raises :class:`~toolreg.InvalidArgumentsError`.
+    """
+
+    def __init__(self, *, limits: LimitsLike = DEFAULT_LIMITS) -> None:
+        self.limits = as_limits(limits)
         self._records: dict[str, ToolRecord] = {}
-        self._validators: dict[str, Callable[[Any], list[ValidationError]]] = {}
+        self._validators: dict[str, Callable[[Any], Result]] = {}
         # Writers take the lock; readers see a whole dict swapped in at once, so never a torn one.
         self._write_lock = threading.Lock()
 
@@ -96,17 +194,24 @@ class ToolRegistry:
         override: bool = False,
         title: str | None = None,
         hints: Mapping[str, bool] | None = None,
+        details: str = "",
+        output_schema: Any = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> ToolRecord:
         """Add a tool; raises before changing anything if any argument is refused.
 
-        ``title`` and ``hints`` (MCP's ``readOnlyHint``, ``destructiveHint``, ``openWorldHint``) are
-        passed on by :meth:`export`; ``idempotent`` becomes MCP's ``idempotentHint``.
+        ``description`` is one line; ``details`` holds any longer text. ``title`` and ``hints``
+        (MCP's ``readOnlyHint``, ``destructiveHint``, ``openWorldHint``) are passed on by
+        :meth:`export`; ``idempotent`` becomes MCP's ``idempotentHint``. ``output_schema`` describes
+        the handler's result (MCP's ``outputSchema``); ``meta`` holds the other fields of an MCP
+        tool object (``_meta``, ``icons``, more ``annotations``), given back by ``export("mcp")``.
         """
         check_tool_name(name)
         if not callable(handler):
             raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
-        if not isinstance(description, str) or "\n" in description or "\r" in description:
-            raise InvalidToolError(f"description of {name!r} must be a string of one line")
+        _one_line(name, "description", description)
+        if not isinstance(details, str):
+            raise InvalidToolError(f"details of {name!r} must be a string")
         if not isinstance(idempotent, bool):
             raise InvalidToolError(f"idempotent of {name!r} must be a bool")
         if timeout_ms is not None and (
@@ -115,8 +220,8 @@ class ToolRegistry:
             raise InvalidToolError(f"timeout_ms of {name!r} must be a positive int or None")
         if not isinstance(override, bool):
             raise InvalidToolError("override must be a bool")
-        if title is not None and (not isinstance(title, str) or "\n" in title):
-            raise InvalidToolError(f"title of {name!r} must be a string of one line or None")
+        if title is not None:
+            _one_line(name, "title", title)
         hints = dict(hints or {})
         for hint, flag in hints.items():
             if hint not in MCP_HINTS or not isinstance(flag, bool):
@@ -124,8 +229,17 @@ class ToolRegistry:
                 raise InvalidToolError(
                     f"hints of {name!r} take {allowed} as true or false, not {hint!r}: {flag!r}"
                 )
+        kept = _meta(name, meta)
         validator = Validator(schema, self.limits)
         _require_object_type(validator.schema)
+        output_validator = None
+        if output_schema is not None:
+            try:
+                output_validator = Validator(output_schema, self.limits)
+            except SchemaError as error:
+                raise SchemaError(
+                    f"output_schema: {error.reason}", schema_path=error.schema_path, keyword=error.keyword
+                ) from None
         record = ToolRecord(
             name,
             description,
@@ -134,7 +248,10 @@ class ToolRegistry:
             timeout_ms,
             validator=validator,
             title=title,
-            hints=MappingProxyType(hints),
+            hints=hints,
+            details=details,
+            output_validator=output_validator,
+            meta=kept,
         )
         with self._write_lock:
             if name in self._records and not override:
@@ -147,6 +264,17 @@ class ToolRegistry:
             self._records, self._validators = records, validators
         return record
 
+    def unregister(self, name: str) -> ToolRecord:
+        """Remove a tool and return its record; raises UnknownToolError."""
+        with self._write_lock:
+            record = self.get(name)
+            records = dict(self._records)
+            del records[name]
+            validators = dict(self._validators)
+            del validators[name]
+            self._records, self._validators = records, validators
+        return record
+
     def get(self, name: str) -> ToolRecord:
         """The record of ``name``; raises UnknownToolError."""
         try:
@@ -154,13 +282,33 @@ class ToolRegistry:
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
 
-    def validate(self, name: str, args: Any) -> Ok | list[ValidationError]:
-        """``Ok`` when ``args`` fits the tool's schema, else every error; never calls the handler."""
+    def validate(self, name: str, args: Any) -> Result:
+        """``Ok`` (falsy) when ``args`` fits the tool's schema, else the list of every error.
+
+        ``if errors := tools.validate(name, args):`` reports; ``else:`` may run the handler.
+        Never calls the handler; raises UnknownToolError for a name not registered.
+        """
         try:
             validate = self._validators[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return validate(args) or _OK
+        return validate(args)
+
+    def is_valid(self, name: str, args: Any) -> bool:
+        """True when ``args`` fits the tool's schema."""
+        return not self.validate(name, args)
+
+    def check(self, name: str, args: Any) -> None:
+        """Return quietly when ``args`` fits; else raise InvalidArgumentsError carrying ``errors``."""
+        errors = self.validate(name, args)
+        if errors:
+            raise InvalidArgumentsError(name, list(errors))
+
+    def validate_output(self, name: str, result: Any) -> Result:
+        """``Ok`` when the handler's ``result`` fits the tool's output schema (or it has none), else
+        every error."""
+        output = self.get(name).output_validator
+        return OK if output is None else output.validate(result)
 
     def tool(self, name: str, *, schema: Any, **options: Any) -> Callable[[Handler], Handler]:
         """Register the decorated function as the handler of ``name``, with :meth:`register`'s
@@ -181,18 +329,22 @@ class ToolRegistry:
         strict form. Raises ExportError naming the tool and what prevents it, before returning anything.
         """
         records = self._records
+        if isinstance(names, str):
+            raise InvalidToolError(f"names must be a list of tool names, not the string {names!r}")
         chosen = list(records) if names is None else [self.get(name).name for name in names]
         wanted = set(chosen)
         return [
             export_tool(
                 provider,
                 record.name,
-                record.description,
-                record.validator.schema,
+                record.full_description,
+                record.schema,
                 title=record.title,
                 idempotent=record.idempotent,
                 hints=dict(record.hints),
                 strict=strict,
+                output_schema=record.output_schema,
+                meta=thaw(record.meta),
             )
             for record in records.values()
             if record.name in wanted
@@ -200,6 +352,8 @@ class ToolRegistry:
 
     def lookup(self, provider_name: str, provider: str) -> ToolRecord:
         """The tool a provider's call names (``fs-read_file`` from OpenAI is ``fs.read_file``)."""
+        if not isinstance(provider_name, str):
+            raise UnknownToolError(provider_name)
         return self.get(from_provider_name(provider_name, provider))
 
     def names(self) -> list[str]:
@@ -214,6 +368,33 @@ class ToolRegistry:
 
     def __repr__(self) -> str:
         return f"ToolRegistry({len(self)} tools)"
+
+
+def _one_line(name: str, what: str, text: object) -> None:
+    if not isinstance(text, str) or LINE_BREAK.search(text):
+        extra = "; put longer text in details=" if what == "description" else ""
+        raise InvalidToolError(f"{what} of {name!r} must be a string of one line{extra}")
+
+
+def _meta(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
+    if meta is None:
+        return {}
+    if not isinstance(meta, Mapping):
+        raise InvalidToolError(f"meta of {name!r} must be a mapping of MCP tool fields")
+    try:
+        kept: dict[str, Any] = json_copy(dict(meta), 64)
+    except NotJSON:
+        raise InvalidToolError(f"meta of {name!r} must be JSON") from None
+    modelled = sorted(MCP_MODELLED & kept.keys())
+    if modelled:
+        raise InvalidToolError(f"meta of {name!r} holds {modelled}, which register's own arguments set")
+    annotations = kept.get("annotations", {})
+    if not isinstance(annotations, dict):
+        raise InvalidToolError(f"meta['annotations'] of {name!r} must be an object")
+    taken = sorted((MCP_HINTS | {"idempotentHint"}) & annotations.keys())
+    if taken:
+        raise InvalidToolError(f"meta['annotations'] of {name!r} holds {taken}; pass hints= and idempotent=")
+    return kept
 
 
 def _require_object_type(schema: Any) -> None:

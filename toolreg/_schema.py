@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import copy
 import difflib
 import re
 from typing import Any
 from urllib.parse import unquote
 
 from ._errors import SchemaError, ValidationError
-from ._json import NotJSON, find_non_json, json_copy
+from ._json import NotJSON, find_non_json, json_copy, plain_copy
 from ._keywords import KEYWORDS, Check, Path, Site, no_check
-from ._limits import DEFAULT_LIMITS, Limits
+from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._pointer import escape, split, to_pointer
 
 __all__ = ["check_schema", "compile_schema", "Compiled", "ANNOTATIONS"]
@@ -241,7 +240,7 @@ def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
             path, keyword, reason = problems[0]
             what = "is" if keyword == "depth" else "must be JSON, but holds"
             raise SchemaError(f"a schema {what} {reason}", schema_path=to_pointer(path)) from None
-        snapshot = copy.deepcopy(schema)  # JSON after all, built of subclasses of its types
+        snapshot = plain_copy(schema)  # JSON after all, built of subclasses of its types
     compiler = _Compiler(snapshot, limits)
     compiler.compile(snapshot, ())
     compiler.refuse_endless_loops()
@@ -252,6 +251,6 @@ def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
 Compiled = _Compiler
 
 
-def check_schema(schema: Any) -> None:
+def check_schema(schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> None:
     """Raise SchemaError, naming the keyword and its pointer, unless toolreg supports ``schema``."""
-    compile_schema(schema)
+    compile_schema(schema, as_limits(limits))

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ._codegen import FastCheck, generate
-from ._errors import ValidationError
-from ._json import find_non_json
-from ._limits import DEFAULT_LIMITS, Limits
-from ._pointer import to_pointer
-from ._schema import compile_schema
+from ._errors import OK, Result, ValidationError, trusted_error
+from ._json import find_non_json, json_copy, json_key
+from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
+from ._pointer import InstanceKey, masked_pointer, to_pointer
+from ._schema import Compiled, compile_schema
 
 __all__ = ["Validator", "compile", "validate"]
 
@@ -17,19 +17,33 @@ __all__ = ["Validator", "compile", "validate"]
 class Validator:
     """A schema checked and compiled once, to validate any number of instances.
 
-    ``validate`` runs generated straight-line code (see :attr:`source`), made at the first call;
+    ``validate`` returns :class:`~toolreg.Ok` (falsy, the empty list of errors) or the list of
+    every error, so ``if errors := validator.validate(value):`` reports and ``else`` proceeds.
+    It runs generated straight-line code (see :attr:`source`), made at the first call;
     ``validate_reference`` runs the readable recursive walk it is checked against. Both return
-    the same errors in the same order.
+    the same errors in the same order. The schema is a private snapshot: :attr:`schema` hands out
+    copies, so nothing done to them changes what either path checks.
     """
 
-    __slots__ = ("schema", "_compiled", "_source", "_fast")
+    __slots__ = ("_compiled", "_source", "_fast", "_key")
 
-    def __init__(self, schema: Any, limits: Limits = DEFAULT_LIMITS) -> None:
-        self._compiled = compile_schema(schema, limits)
-        # The compiled snapshot: a caller changing its dict later cannot change what we check.
-        self.schema = self._compiled.root
+    def __init__(self, schema: Any, limits: LimitsLike = DEFAULT_LIMITS) -> None:
+        self._compiled = compile_schema(schema, as_limits(limits))
         self._source: str | None = None
         self._fast: FastCheck | None = None
+        self._key: Any = None
+
+    @property
+    def schema(self) -> Any:
+        """A fresh copy of the checked snapshot, yours to change."""
+        return json_copy(self._compiled.root)
+
+    @property
+    def schema_key(self) -> Any:
+        """A hashable stand-in for the schema, equal exactly when the schemas are equal as JSON."""
+        if self._key is None:
+            self._key = json_key(self._compiled.root)
+        return self._key
 
     @property
     def source(self) -> str:
@@ -43,47 +57,62 @@ class Validator:
             self._source, self._fast = generate(self._compiled)
         return self._fast
 
-    def validate(self, instance: Any) -> list[ValidationError]:
-        """Every error, in a deterministic order; an empty list when ``instance`` is valid."""
+    def validate(self, instance: Any) -> Result:
+        """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""
         fast = self._fast or self._build()
         try:
             errors = fast(instance)
         except RecursionError:
             errors = None  # a max_depth set past this Python's stack: the reference walk reports it
-        return self.validate_reference(instance) if errors is None else errors
+        if errors is None:
+            return self.validate_reference(instance)
+        return errors or OK
 
-    def validate_reference(self, instance: Any) -> list[ValidationError]:
+    def validate_reference(self, instance: Any) -> Result:
         """The same answer as :meth:`validate`, from the recursive reference walk."""
-        limit = self._compiled.limits.max_depth
-        problems = find_non_json(instance, limit)
-        if problems:
-            # Schema keywords only speak of JSON values within the limits, so these come alone.
-            return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems]
-        errors: list[ValidationError] = []
-        try:
-            self._compiled.checks[""](instance, (), errors)
-        except RecursionError:
-            # Only a max_depth raised past what this Python's stack allows can get here.
-            message = f"too deep to check within Python's recursion limit (max_depth is {limit})"
-            return [ValidationError("", "", "depth", message, {"limit": limit})]
-        return errors
+        return _walk(self._compiled, instance) or OK
 
     def is_valid(self, instance: Any) -> bool:
-        """True when :meth:`validate` would return no errors."""
+        """True when :meth:`validate` would return ``Ok``."""
         return not self.validate(instance)
 
 
+def _walk(compiled: Compiled, instance: Any) -> list[ValidationError]:
+    limit = compiled.limits.max_depth
+    problems = find_non_json(instance, limit)
+    if problems:
+        # Schema keywords only speak of JSON values within the limits, so these come alone.
+        return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems]
+    errors: list[ValidationError] = []
+    try:
+        compiled.checks[""](instance, (), errors)
+    except RecursionError:
+        # Only a max_depth raised past what this Python's stack allows can get here.
+        message = f"too deep to check within Python's recursion limit (max_depth is {limit})"
+        return [ValidationError("", "", "depth", message, {"limit": limit})]
+    return errors
+
+
 def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int) -> ValidationError:
+    # Found without the schema, so every name on the path may be the instance's own: masked, all go.
+    hidden = masked_pointer(tuple(InstanceKey(token) if isinstance(token, str) else token for token in path))
+    pointer = to_pointer(path)
     if keyword == "depth":
-        return ValidationError(to_pointer(path), "", "depth", reason, {"limit": limit})
-    return ValidationError(to_pointer(path), "", "json", f"not a JSON value: {reason}")
+        facts = {"limit": limit}
+        return trusted_error(pointer, "", "depth", reason, facts, (hidden or pointer, reason, facts))
+    message = f"not a JSON value: {reason}"
+    return trusted_error(pointer, "", "json", message, {}, (hidden or pointer, message, {}))
 
 
-def compile(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Validator:  # noqa: A001 - as in re.compile
+def compile(schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> Validator:  # noqa: A001 - as re.compile
     """Check ``schema`` (raising SchemaError) and return a reusable :class:`Validator`."""
     return Validator(schema, limits)
 
 
-def validate(schema: Any, instance: Any, limits: Limits = DEFAULT_LIMITS) -> list[ValidationError]:
-    """Every error of ``instance`` against ``schema``; an empty list when it is valid."""
-    return Validator(schema, limits).validate(instance)
+def validate(schema: Any, instance: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> Result:
+    """``Ok`` when ``instance`` fits ``schema``, else every error; for one-off checks.
+
+    It answers with the reference walk, so it never pays for generating code; to validate many
+    instances against one schema, :func:`compile` it once.
+    """
+    return _walk(compile_schema(schema, as_limits(limits)), instance) or OK
