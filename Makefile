@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.bench-installed
 
-.PHONY: test conformance bench fuzz lint clean
+.PHONY: test quick conformance bench fuzz lint clean
 
 $(STAMP): pyproject.toml requirements-test.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ lint: $(STAMP)
 
 test: lint
 	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q
+
+# The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs; under 30 seconds.
+quick: $(STAMP)
+	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -q -m "not slow"
 
 conformance: $(STAMP)
 	$(BIN)/python -m conformance

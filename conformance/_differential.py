@@ -183,23 +183,31 @@ def run(
     keywords: Collection[str] | None = None,
     max_distinct: int = MAX_DISTINCT,
     progress: Callable[[int, int, int], None] | None = None,
+    count_all: bool = True,
+    shrink: bool = True,
 ) -> Report:
     """Draw ``examples`` schemas (each with several instances) and compare every verdict and error.
 
     Each new kind of disagreement stops Hypothesis, which shrinks it; the run then starts again from
-    the same seed, counting that kind without stopping, until a full pass finds nothing new.
+    the same seed, counting that kind without stopping, until a full pass finds nothing new. With
+    ``count_all=False`` the run ends at the first disagreement, shrunk, and counts only the instances
+    it judged until then: enough to show that a wrong implementation is caught. ``shrink=False``
+    keeps the disagreement as first drawn, for when finding it is all that matters.
     """
     found: list[Disagreement] = []
     known: set[tuple[str, tuple[str, ...]]] = set()
     strategy = schemas(keywords)
     while True:
         stop_at_new = len(found) < max_distinct
-        report, new = _one_pass(implementation, strategy, examples, seed_value, known, stop_at_new, progress)
-        if new is None:
+        report, new = _one_pass(
+            implementation, strategy, examples, seed_value, known, stop_at_new, progress, shrink
+        )
+        if new is not None:
+            found.append(new)
+            known.add(new.signature)
+        if new is None or not count_all:
             report.found = found
             return report
-        found.append(new)
-        known.add(new.signature)
 
 
 def _one_pass(
@@ -210,6 +218,7 @@ def _one_pass(
     known: set[tuple[str, tuple[str, ...]]],
     stop_at_new: bool,
     progress: Callable[[int, int, int], None] | None,
+    shrink: bool = True,
 ) -> tuple[Report, Disagreement | None]:
     """One Hypothesis run: a full report, or the first new kind of disagreement, shrunk."""
     report = Report()
@@ -219,7 +228,7 @@ def _one_pass(
         max_examples=examples,
         database=None,
         deadline=None,
-        phases=[Phase.generate, Phase.shrink],
+        phases=[Phase.generate, Phase.shrink] if shrink else [Phase.generate],
         suppress_health_check=list(HealthCheck),
         report_multiple_bugs=False,
     )

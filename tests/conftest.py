@@ -3,6 +3,10 @@ import os
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# make quick: the inner loop, under 30 seconds.
+settings.register_profile(
+    "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 # make fuzz: the property tests of test_reliability.py, long.
 settings.register_profile(

@@ -11,6 +11,9 @@ import pytest
 
 import toolreg
 
+# The cross-checks and real catalogs: `make test` runs them, `make quick` leaves them out.
+pytestmark = pytest.mark.slow
+
 CORPUS = Path(
     os.environ.get("TOOLREG_CORPUS")
     or Path(__file__).resolve().parent.parent.parent / "shared" / "tool-schemas" / "corpus.jsonl"

@@ -300,6 +300,7 @@ def test_every_corpus_catalog_imports(capsys):
 
 
 @needs_corpus
+@pytest.mark.slow
 def test_the_leaderboard_dialect_normalises(capsys):
     records = [record for record in RECORDS if record.get("dialect") == "nonstandard"]
     normalised = 0

@@ -4,6 +4,9 @@ import pytest
 
 from conformance._official import default_suite_dir, judge, load_groups
 
+# The cross-checks and real catalogs: `make test` runs them, `make quick` leaves them out.
+pytestmark = pytest.mark.slow
+
 SUITE = default_suite_dir()
 GROUPS = load_groups(SUITE) if SUITE.is_dir() else []
 

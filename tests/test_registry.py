@@ -156,7 +156,8 @@ def test_public_api():
         "check_schema", "Limits", "format_errors", "FormattedErrors", "import_mcp", "ImportReport",
         "normalize_bfcl",
         "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
-        "InvalidToolError", "UnknownToolError", "UnknownProviderError", "InvalidArgumentsError", "LimitsError",
+        "InvalidToolError", "UnknownToolError", "UnknownProviderError", "InvalidArgumentsError",
+        "LimitsError",
     }  # fmt: skip
     for name in toolreg.__all__:
         assert getattr(toolreg, name) is not None

@@ -329,6 +329,7 @@ class ToolRegistry:
         strict form. Raises ExportError naming the tool and what prevents it, before returning anything.
         """
         records = self._records
+        to_provider_name("provider.check", provider)  # an unknown provider is named even with no tools
         if isinstance(names, str):
             raise InvalidToolError(f"names must be a list of tool names, not the string {names!r}")
         chosen = list(records) if names is None else [self.get(name).name for name in names]
