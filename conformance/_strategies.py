@@ -390,11 +390,15 @@ def shaped(schema: Any) -> Strategy:
 
 
 def instances_for(schema: Any) -> st.SearchStrategy[list[Any]]:
-    """A near-valid instance, its Unicode twins and mutations, a shaped one, and arbitrary JSON."""
+    """A near-valid instance, its Unicode twins and mutations, a shaped one, arbitrary JSON, and
+    for a ``not`` at the root a value its subschema accepts, which ``not`` must then refuse."""
+    negated = schema.get("not") if isinstance(schema, dict) else None
+    refused_by_not = st.just([]) if negated is None else near_valid(negated).map(lambda value: [value])
     return st.one_of(near_valid(schema), json_values()).flatmap(
         lambda seed: st.tuples(
             st.lists(_mutations(seed), min_size=1, max_size=3),
             shaped(schema),
             st.lists(json_values(allow_non_finite=True), min_size=1, max_size=2),
-        ).map(lambda drawn: [seed, *_twins(seed), *drawn[0], drawn[1], *drawn[2]])
+            refused_by_not,
+        ).map(lambda drawn: [seed, *_twins(seed), *drawn[0], drawn[1], *drawn[2], *drawn[3]])
     )
