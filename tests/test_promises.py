@@ -337,6 +337,15 @@ def test_masked_output_holds_no_string_from_the_instance(data):
         assert error.masked().keyword == error.keyword and error.masked().schema_path == error.schema_path
 
 
+def test_a_false_subschema_under_a_chosen_name_is_masked():
+    # Found by the property above: the error of a `false` subschema kept the name in its path.
+    schema = {"type": "object", "additionalProperties": {"anyOf": [False, {"type": "null"}]}}
+    errors = toolreg.validate(schema, {"sk-AAAAAAAA": "sk-AAAAAAAA"})
+    masked = toolreg.format_errors(errors, mask=True)
+    assert "sk-AAAAAAAA" in json.dumps([e.to_dict() for e in errors])
+    assert "sk-AAAAAAAA" not in masked.text + json.dumps(masked.items)
+
+
 def test_masking_hides_what_showing_shows():
     schema = {
         "type": "object",

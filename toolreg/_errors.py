@@ -10,6 +10,8 @@ __all__ = [
     "Ok",
     "OK",
     "Result",
+    "Masked",
+    "INSTANCE_FACTS",
     "ValidationError",
     "FrozenArray",
     "freeze",

@@ -91,8 +91,13 @@ def json_key(value: Any) -> Any:
     if isinstance(value, bool):
         return ("boolean", value)
     if isinstance(value, (int, float)):
-        # Python's own int/float equality and hashing are exact, so 1 and 1.0 meet and 2**53 + 1 does not.
-        return ("number", value)
+        # Python hashes numbers by their value modulo 2**61 - 1, so a model could send a thousand
+        # distinct numbers that all collide; bytes and strings hash with a per-process secret.
+        # Integral floats take the int's form, so 1 and 1.0 meet and 2**53 + 1 does not meet 2**53.
+        if isinstance(value, int) or value.is_integer():
+            whole = int(value)
+            return ("number", whole.to_bytes(whole.bit_length() // 8 + 1, "little", signed=True))
+        return ("number", value.hex())
     if isinstance(value, str):
         return ("string", value)
     if isinstance(value, list):

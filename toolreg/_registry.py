@@ -179,7 +179,8 @@ class ToolRegistry:
         self.limits = as_limits(limits)
         self._records: dict[str, ToolRecord] = {}
         self._validators: dict[str, Callable[[Any], Result]] = {}
-        # Writers take the lock; readers see a whole dict swapped in at once, so never a torn one.
+        # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
+        # under CPython's GIL, and readers that iterate copy first.
         self._write_lock = threading.Lock()
 
     def register(
@@ -256,23 +257,17 @@ class ToolRegistry:
         with self._write_lock:
             if name in self._records and not override:
                 raise DuplicateToolError(name)
-            records = dict(self._records)
-            records[name] = record  # an existing key keeps its place
-            validators = dict(self._validators)
-            validators[name] = validator.validate
-            # Two tables, each swapped whole: get() and validate() each see one registration or the next.
-            self._records, self._validators = records, validators
+            # In place, so registering n tools costs O(n), not O(n²); an existing key keeps its place.
+            self._validators[name] = validator.validate
+            self._records[name] = record
         return record
 
     def unregister(self, name: str) -> ToolRecord:
         """Remove a tool and return its record; raises UnknownToolError."""
         with self._write_lock:
             record = self.get(name)
-            records = dict(self._records)
-            del records[name]
-            validators = dict(self._validators)
-            del validators[name]
-            self._records, self._validators = records, validators
+            del self._records[name]
+            del self._validators[name]
         return record
 
     def get(self, name: str) -> ToolRecord:
@@ -328,12 +323,11 @@ class ToolRegistry:
         ``names`` keeps only those tools (a harness shows a few per turn); ``strict`` gives OpenAI's
         strict form. Raises ExportError naming the tool and what prevents it, before returning anything.
         """
-        records = self._records
+        records = list(self._records.values())  # one copy, made whole, while others may register
         to_provider_name("provider.check", provider)  # an unknown provider is named even with no tools
         if isinstance(names, str):
             raise InvalidToolError(f"names must be a list of tool names, not the string {names!r}")
-        chosen = list(records) if names is None else [self.get(name).name for name in names]
-        wanted = set(chosen)
+        wanted = {record.name for record in records} if names is None else {self.get(n).name for n in names}
         return [
             export_tool(
                 provider,
@@ -347,7 +341,7 @@ class ToolRegistry:
                 output_schema=record.output_schema,
                 meta=thaw(record.meta),
             )
-            for record in records.values()
+            for record in records
             if record.name in wanted
         ]
 

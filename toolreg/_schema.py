@@ -7,11 +7,11 @@ import re
 from typing import Any
 from urllib.parse import unquote
 
-from ._errors import SchemaError, ValidationError
+from ._errors import Masked, SchemaError, ValidationError, trusted_error
 from ._json import NotJSON, find_non_json, json_copy, plain_copy
 from ._keywords import KEYWORDS, Check, Path, Site, no_check
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
-from ._pointer import escape, split, to_pointer
+from ._pointer import escape, masked_pointer, split, to_pointer
 
 __all__ = ["check_schema", "compile_schema", "Compiled", "ANNOTATIONS"]
 
@@ -181,7 +181,9 @@ class _Compiler:
             pointer = to_pointer(location)
 
             def reject(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-                errors.append(ValidationError(to_pointer(path), pointer, "false", "no value is allowed here"))
+                here, hidden, message = to_pointer(path), masked_pointer(path), "no value is allowed here"
+                masked: Masked | None = None if hidden is None else (hidden, message, {})
+                errors.append(trusted_error(here, pointer, "false", message, {}, masked))
 
             return reject
         if not isinstance(schema, dict):

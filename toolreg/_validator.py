@@ -54,8 +54,17 @@ class Validator:
 
     def _build(self) -> FastCheck:
         if self._fast is None:
-            self._source, self._fast = generate(self._compiled)
+            try:
+                self._source, self._fast = generate(self._compiled)
+            except (SyntaxError, RecursionError, MemoryError) as error:
+                # Python's compiler has limits of its own (20 nested blocks): a schema within
+                # toolreg's limits can pass them, and the reference walk then answers every call.
+                self._source = f"# no fast path: {type(error).__name__}: {error}\n"
+                self._fast = self._reference_only
         return self._fast
+
+    def _reference_only(self, instance: Any) -> None:
+        return None
 
     def validate(self, instance: Any) -> Result:
         """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""

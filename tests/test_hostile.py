@@ -1,0 +1,68 @@
+"""Hostile input that once crashed or stalled a validator, each kept as its reproducer."""
+
+import pytest
+
+import toolreg
+from toolreg._json import json_key
+
+
+def nested_schema(levels, shape):
+    schema = current = {}
+    for _ in range(levels):
+        if shape == "items":
+            current["items"] = {}
+            current = current["items"]
+        else:
+            current["properties"] = {"a": {}}
+            current = current["properties"]["a"]
+    current["type"] = "string"
+    return schema
+
+
+def nested_instance(levels, shape, leaf):
+    for _ in range(levels):
+        leaf = [leaf] if shape == "items" else {"a": leaf}
+    return leaf
+
+
+@pytest.mark.parametrize(("levels", "shape"), [(21, "items"), (49, "properties"), (120, "items")])
+def test_a_schema_past_pythons_compiler_limits_still_validates(levels, shape):
+    # Python's compiler refuses more than 20 nested blocks; the reference walk answers instead.
+    validator = toolreg.compile(nested_schema(levels, shape))
+    bad, good = nested_instance(levels, shape, 1), nested_instance(levels, shape, "a")
+    [error] = validator.validate(bad)
+    assert error.keyword == "type" and error.path.count("/") == levels
+    assert validator.validate(bad) == validator.validate_reference(bad)
+    assert validator.validate(good) == []
+    assert validator.source.startswith("# no fast path")
+
+
+def test_numbers_that_share_a_hash_do_not_share_a_key():
+    # k * (2**61 - 1) all hash to 0 in CPython: a set of them degrades to a list, and uniqueItems
+    # over 100,000 of them took six minutes. Their keys hash apart.
+    keys = [json_key(k * (2**61 - 1)) for k in range(1, 2001)]
+    assert len({hash(key) for key in keys}) > 1990
+    assert len({hash(json_key(float(k * 2**40))) for k in range(1, 2001)}) > 1990
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "equal"),
+    [
+        (1, 1.0, True),
+        (2**53 + 1, float(2**53), False),
+        (0, -0.0, True),
+        (True, 1, False),
+        (-1, 255, False),
+        (0.5, 0.25, False),
+        (10**400, 10**400, True),
+        ([1, {"a": 2.0}], [1.0, {"a": 2}], True),
+    ],
+)
+def test_json_keys_meet_exactly_when_json_equality_holds(left, right, equal):
+    assert (json_key(left) == json_key(right)) is equal
+
+
+def test_unique_items_reports_repeats_among_colliding_numbers():
+    numbers = [k * (2**61 - 1) for k in range(2000)] + [5 * (2**61 - 1)]
+    [error] = toolreg.compile({"uniqueItems": True}).validate(numbers)
+    assert error.facts["duplicates"] == ((5, 2000),)
