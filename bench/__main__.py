@@ -74,8 +74,6 @@ def _verdict(result: Any) -> tuple[bool, int | None]:
         return result, None
     if result is None or isinstance(result, dict):
         return True, 0
-    if isinstance(result, toolreg.Ok):
-        return True, 0
     return not result, len(result)
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ._errors import InvalidToolError, SchemaError, ToolregError
 from ._pointer import to_pointer
 from ._providers import MCP_MODELLED
-from ._registry import LINE_BREAK, MCP_HINTS, check_tool_name
+from ._registry import LINE_BREAK, MCP_HINTS, check_tool_name, join_description
 
 if TYPE_CHECKING:
     from ._registry import ToolRegistry
@@ -172,7 +172,7 @@ def _registration(tool: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str,
         notes.append(("description", f"not a string ({type(text).__name__}); dropped"))
         text = ""
     description, details = split_description(text)
-    if (f"{description}\n{details}" if details else description) != text:
+    if join_description(description, details) != text:
         notes.append(("description", "its line breaks are kept as \\n"))
     meta = {key: value for key, value in tool.items() if key not in MCP_MODELLED | {"annotations"}}
     given = tool.get("annotations", {})

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ._catalogs import import_mcp, mcp_tools
-from ._errors import Ok, ToolregError
+from ._errors import ToolregError
 from ._feedback import format_errors
 from ._providers import PROVIDERS
 from ._registry import ToolRegistry
@@ -98,8 +98,7 @@ def _validate(options: argparse.Namespace) -> int:
         raise _Refused(
             f"no tool {options.tool!r} in {options.catalog}; it has {', '.join(report.registered) or 'none'}"
         )
-    result = registry.validate(name, _arguments(options.args))
-    errors = [] if isinstance(result, Ok) else result
+    errors = registry.validate(name, _arguments(options.args))
     if options.json:
         print(json.dumps([error.to_dict() for error in errors], indent=2, ensure_ascii=False))
     else:

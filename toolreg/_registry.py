@@ -26,7 +26,7 @@ from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._validator import Validator
 
-__all__ = ["ToolRecord", "ToolRegistry", "check_tool_name", "MCP_HINTS", "LINE_BREAK"]
+__all__ = ["ToolRecord", "ToolRegistry", "check_tool_name", "join_description", "MCP_HINTS", "LINE_BREAK"]
 
 _SEGMENT = re.compile(r"[a-z0-9_]+", re.ASCII)
 # The MCP tool annotations a registration may set; idempotentHint comes from `idempotent`.
@@ -62,6 +62,11 @@ def check_tool_name(name: object) -> str:
         except ExportError as error:
             raise InvalidToolNameError(str(error)) from None
     return name
+
+
+def join_description(description: str, details: str) -> str:
+    """The whole text exports send: the one-line ``description``, then ``details`` after a line break."""
+    return f"{description}\n{details}" if details else description
 
 
 class ToolRecord:
@@ -142,7 +147,7 @@ class ToolRecord:
     @property
     def full_description(self) -> str:
         """``description``, then ``details`` on the lines after it: what exports send."""
-        return f"{self.description}\n{self.details}" if self.details else self.description
+        return join_description(self.description, self.details)
 
     def _key(self) -> tuple[Any, ...]:
         output = None if self.output_validator is None else self.output_validator.schema_key
