@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._errors import ValidationError
-from ._keywords import Path
+from ._keywords import BranchCheck, Path
 from ._pointer import InstanceKey, to_pointer
 from ._regex import Pattern
 from ._schema import Compiled
@@ -258,16 +258,25 @@ class _Generator:
         self, schema: dict[str, Any], location: Path, keyword: str, value: str, path: list[str], depth: int
     ) -> None:
         line = self.source.line
-        passed = self.source.fresh("n")
+        passed, where = self.source.fresh("n"), self.source.fresh("w")
         line(depth, f"{passed} = 0")
+        # The branches see the real path, so that a failure is judged from what they found: asking
+        # the reference check would walk the value again, at every level of a nested anyOf.
+        line(depth, f"{where} = {_path_expression(path)}")
+        scratches = []
         for index in range(len(schema[keyword])):
             scratch = self.source.fresh("s")
             branch = self.function_for(location + (keyword, index))
             line(depth, f"{scratch} = []")
-            line(depth, f"{branch}({value}, (), {scratch}, {self.depth_of(path)})")
+            line(depth, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
             line(depth, f"{passed} += not {scratch}")
+            scratches.append(scratch)
+        check = self.compiled.keyword_checks[to_pointer(location + (keyword,))]
+        assert isinstance(check, BranchCheck)
+        judge, found = self.source.constant(check.judge), self.source.fresh("e")
         line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}:")
-        self.report(location, keyword, value, path, depth + 1)
+        line(depth + 1, f"{found} = {judge}({where}, [{', '.join(scratches)}])")
+        line(depth + 1, f"if {found} is not None: errors.append({found})")
 
     def emit_by_type(
         self, schema: dict[str, Any], location: Path, value: str, kind: str, path: list[str], depth: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -91,6 +91,8 @@ def thaw(value: Any) -> Any:
 INSTANCE_FACTS = frozenset({"actual", "length", "property_name", "extra", "duplicates"})
 # An error's form with nothing from the instance: its path, message and facts.
 Masked = tuple[str, str, Mapping[str, Any]]
+# Stored as it is, or as a function that makes it when first asked for (an anyOf's branches).
+MaskedLater = Masked | Callable[[], Masked]
 
 
 class ValidationError:
@@ -109,7 +111,7 @@ class ValidationError:
     keyword: str
     message: str
     facts: Mapping[str, Any]
-    _masked: Masked | None
+    _masked: MaskedLater | None
 
     def __init__(
         self,
@@ -149,7 +151,8 @@ class ValidationError:
         return f"ValidationError({', '.join(fields)})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        masked = None if self._masked is None else (*self._masked[:2], thaw(self._masked[2]))
+        hidden = self._hidden()
+        masked = None if hidden is None else (*hidden[:2], thaw(hidden[2]))
         arguments = (self.path, self.schema_path, self.keyword, self.message, thaw(self.facts))
         return (_rebuild, (*arguments, masked))
 
@@ -157,11 +160,15 @@ class ValidationError:
         """The same error with nothing the instance held: property names the instance chose are
         ``*`` in the path, quoted values and names leave the message, and facts that repeat the
         instance (``actual``, ``length``, ``extra`` …) are dropped."""
-        if self._masked is None:
+        hidden = self._hidden()
+        if hidden is None:
             facts = {key: value for key, value in self.facts.items() if key not in INSTANCE_FACTS}
             return trusted_error(self.path, self.schema_path, self.keyword, self.message, facts)
-        path, message, hidden_facts = self._masked
+        path, message, hidden_facts = hidden
         return trusted_error(path, self.schema_path, self.keyword, message, dict(hidden_facts))
+
+    def _hidden(self) -> Masked | None:
+        return self._masked() if callable(self._masked) else self._masked
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict: the four fields, then the facts."""
@@ -186,12 +193,12 @@ def trusted_error(
     keyword: str,
     message: str,
     facts: dict[str, Any],
-    masked: Masked | None = None,
+    masked: MaskedLater | None = None,
 ) -> ValidationError:
     """An error from toolreg's own checks, whose facts are frozen already: no copy on the hot path.
 
     ``masked`` is the error's path, message and facts with nothing from the instance, where they
-    differ from dropping :data:`INSTANCE_FACTS`.
+    differ from dropping :data:`INSTANCE_FACTS`, or a function that makes them when first asked for.
     """
     error = object.__new__(ValidationError)
     _fill(error, path, schema_path, keyword, message, facts, masked)
@@ -205,7 +212,7 @@ def _fill(
     keyword: str,
     message: str,
     facts: dict[str, Any],
-    masked: Masked | None,
+    masked: MaskedLater | None,
 ) -> None:
     # Slot descriptors, since __setattr__ refuses: this runs once per error, on the hot path.
     _set_path(error, path)

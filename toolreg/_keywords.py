@@ -6,15 +6,25 @@ import json
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, NoReturn, Protocol
 
-from ._errors import INSTANCE_FACTS, SchemaError, ValidationError, freeze, thaw, trusted_error
+from ._errors import (
+    INSTANCE_FACTS,
+    FrozenArray,
+    Masked,
+    SchemaError,
+    ValidationError,
+    freeze,
+    thaw,
+    trusted_error,
+)
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
 from ._limits import Limits
 from ._pointer import InstanceKey, Token, masked_pointer, to_pointer
 from ._regex import Pattern, RegexSyntaxError, backtracking_risk
 
-__all__ = ["Check", "Path", "Site", "Compiler", "KEYWORDS", "JSON_TYPES", "show", "no_check"]
+__all__ = ["Check", "Path", "Site", "Compiler", "BranchCheck", "KEYWORDS", "JSON_TYPES", "show", "no_check"]
 
 Path = tuple[Token, ...]
 # A check looks at one instance value at ``path`` and appends what is wrong to the list.
@@ -516,6 +526,66 @@ def _all_of(value: Any, site: Site) -> Check:
     return check
 
 
+# How much of the fitting branch's errors an anyOf or oneOf message quotes: they may quote their own.
+_DETAILS_SHOWN = 3
+_DETAILS_CHARS = 300
+
+
+def _as_fact(error: ValidationError) -> Any:
+    """An error as a read-only JSON object that shares its facts rather than copying them, so an error
+    nested in branches at every level costs its own size once, never a copy per level."""
+    fields = {"path": error.path, "schema_path": error.schema_path, "keyword": error.keyword}
+    return MappingProxyType({**fields, "message": error.message, **error.facts})
+
+
+def _branch_facts(outcomes: list[list[ValidationError]]) -> Any:
+    return FrozenArray(FrozenArray(map(_as_fact, found)) for found in outcomes)
+
+
+def _details(found: list[ValidationError], here: str) -> str:
+    said = [error.message if error.path == here else f"at {error.path}: {error.message}" for error in found]
+    text = "; ".join(said[:_DETAILS_SHOWN])
+    if len(said) > _DETAILS_SHOWN:
+        text += f"; and {len(said) - _DETAILS_SHOWN} more"
+    return text if len(text) <= _DETAILS_CHARS else text[: _DETAILS_CHARS - 1] + "…"
+
+
+def _no_branch_matched(
+    site: Site, path: Path, outcomes: list[list[ValidationError]], rule: str
+) -> ValidationError:
+    """One error for the instance, with every branch's errors, and the branch for its type named."""
+    pointer = to_pointer(path)
+    # A branch "fits the type" when it has no type error at the instance itself: for the common
+    # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
+    fitting = [
+        index
+        for index, found in enumerate(outcomes)
+        if not any(error.keyword == "type" and error.path == pointer for error in found)
+    ]
+    message = f"must match {rule} of the {len(outcomes)} schemas in {site.keyword}"
+    index = fitting[0] if len(fitting) == 1 else None
+    own_masked = masked_pointer(path)
+
+    def masked() -> Masked:
+        # Built only when asked for: a masked copy at every level of a nested anyOf would double it.
+        hidden = [[error.masked() for error in found] for found in outcomes]
+        facts: dict[str, Any] = {"branches": _branch_facts(hidden)}
+        if index is None:
+            return (pointer if own_masked is None else own_masked, message, facts)
+        here = pointer if own_masked is None else own_masked
+        said = (
+            f"{message}; the one for its type ({site.keyword}/{index}) says: {_details(hidden[index], here)}"
+        )
+        return (here, said, {**facts, "branch": index})
+
+    facts: dict[str, Any] = {"branches": _branch_facts(outcomes)}
+    if index is not None:
+        details = _details(outcomes[index], pointer)
+        message = f"{message}; the one for its type ({site.keyword}/{index}) says: {details}"
+        facts["branch"] = index
+    return trusted_error(pointer, site.pointer, site.keyword, message, facts, masked)
+
+
 def _branch_errors(branches: list[Check], instance: Any, path: Path) -> list[list[ValidationError]]:
     outcomes = []
     for branch in branches:
@@ -525,75 +595,47 @@ def _branch_errors(branches: list[Check], instance: Any, path: Path) -> list[lis
     return outcomes
 
 
-def _no_branch_matched(
-    site: Site, path: Path, outcomes: list[list[ValidationError]], rule: str
-) -> ValidationError:
-    """One error for the instance, with every branch's errors, and the branch for its type named."""
-    pointer = to_pointer(path)
-    hidden = [[error.masked() for error in found] for found in outcomes]
-    branches = freeze([[error.to_dict() for error in found] for found in outcomes])
-    masked_branches = freeze([[error.to_dict() for error in found] for found in hidden])
-    # A branch "fits the type" when it has no type error at the instance itself: for the common
-    # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
-    fitting = [
-        index
-        for index, found in enumerate(outcomes)
-        if not any(error.keyword == "type" and error.path == pointer for error in found)
-    ]
-    message = f"must match {rule} of the {len(outcomes)} schemas in {site.keyword}"
-    if len(fitting) != 1:
-        return site.failure(path, message, masked_facts={"branches": masked_branches}, branches=branches)
-    index = fitting[0]
+class BranchCheck:
+    """The check of anyOf or oneOf: it runs every branch, then ``judge`` reads their errors. The fast
+    path runs the branches itself and hands ``judge`` what they found, so nothing is walked twice."""
 
-    def says(found: list[ValidationError], here: str) -> str:
-        details = "; ".join(
-            error.message if error.path == here else f"at {error.path}: {error.message}" for error in found
-        )
-        return f"{message}; the one for its type ({site.keyword}/{index}) says: {details}"
+    __slots__ = ("branches", "judge")
 
-    own_masked = masked_pointer(path)
-    return site.failure(
-        path,
-        says(outcomes[index], pointer),
-        masked_message=says(hidden[index], pointer if own_masked is None else own_masked),
-        masked_facts={
-            "branches": masked_branches,
-            "branch": index,
-            "branch_errors": masked_branches[index],
-        },
-        branches=branches,
-        branch=index,
-        branch_errors=branches[index],
-    )
+    def __init__(
+        self, branches: list[Check], judge: Callable[[Path, list[list[ValidationError]]], Any]
+    ) -> None:
+        self.branches = branches
+        self.judge = judge
+
+    def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        error = self.judge(path, _branch_errors(self.branches, instance, path))
+        if error is not None:
+            errors.append(error)
 
 
 def _any_of(value: Any, site: Site) -> Check:
     """The instance matches at least one schema; otherwise one error carrying every branch's errors."""
-    branches = site.schemas(value, in_place=True)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        outcomes = _branch_errors(branches, instance, path)
-        if all(outcomes):
-            errors.append(_no_branch_matched(site, path, outcomes, "at least one"))
+    def judge(path: Path, outcomes: list[list[ValidationError]]) -> ValidationError | None:
+        return _no_branch_matched(site, path, outcomes, "at least one") if all(outcomes) else None
 
-    return check
+    return BranchCheck(site.schemas(value, in_place=True), judge)
 
 
 def _one_of(value: Any, site: Site) -> Check:
     """The instance matches exactly one schema; the error says which matched, or what each wanted."""
-    branches = site.schemas(value, in_place=True)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        outcomes = _branch_errors(branches, instance, path)
+    def judge(path: Path, outcomes: list[list[ValidationError]]) -> ValidationError | None:
         matched = [index for index, found in enumerate(outcomes) if not found]
         if not matched:
-            errors.append(_no_branch_matched(site, path, outcomes, "exactly one"))
-        elif len(matched) > 1:
-            which = ", ".join(map(str, matched))
-            message = f"must match exactly one of the {len(branches)} schemas in oneOf, matches {which}"
-            errors.append(site.failure(path, message, matched=freeze(matched)))
+            return _no_branch_matched(site, path, outcomes, "exactly one")
+        if len(matched) == 1:
+            return None
+        which = ", ".join(map(str, matched))
+        message = f"must match exactly one of the {len(outcomes)} schemas in oneOf, matches {which}"
+        return site.failure(path, message, matched=freeze(matched))
 
-    return check
+    return BranchCheck(site.schemas(value, in_place=True), judge)
 
 
 def _not(value: Any, site: Site) -> Check:
