@@ -3,10 +3,14 @@
 import json
 
 import pytest
+import regress
+from hypothesis import given
+from hypothesis import strategies as st
 
 import toolreg
 import toolreg._keywords
 from toolreg._json import json_key
+from toolreg._regex import Pattern, to_re2
 
 
 def nested_schema(levels, shape):
@@ -114,3 +118,101 @@ def test_the_fast_path_judges_branches_from_what_it_found(monkeypatch):
     errors = validator.validate(tree(4))
     assert errors and walked == []
     assert errors == validator.validate_reference(tree(4)) and walked
+
+
+ECMA_TEXT = st.text(
+    alphabet="ab_é😀09\u0664\U0001d7f1 \n\r\t\u2028\u00a0\ufeff\x0b.$/~-[]\\\x00", max_size=12
+)
+CLASS_PARTS = st.sampled_from(
+    [
+        "a",
+        "b",
+        "é",
+        "😀",
+        "0-9",
+        r"\d",
+        r"\w",
+        r"\s",
+        r"\D",
+        r"\W",
+        r"\-",
+        r"\b",
+        ".",
+        "$",
+        "^",
+        r"\]",
+        r"\u{1F600}",
+        r"\x61",
+    ]
+)
+ATOMS = st.one_of(
+    st.sampled_from(
+        [
+            "a",
+            "b",
+            "é",
+            "😀",
+            " ",
+            ".",
+            r"\d",
+            r"\D",
+            r"\w",
+            r"\W",
+            r"\s",
+            r"\S",
+            r"\n",
+            r"\t",
+            r"\v",
+            r"\0",
+            r"\.",
+            r"\$",
+            r"\/",
+            r"\x61",
+            r"\u00e9",
+            r"\u{1F600}",
+            r"\uD83D\uDE00",
+            r"\cJ",
+            "[]",
+            "[^]",
+            "^",
+            "$",
+            r"\b",
+            r"\B",
+        ]
+    ),
+    st.builds(
+        lambda neg, parts: f"[{'^' if neg else ''}{''.join(parts)}]",
+        st.booleans(),
+        st.lists(CLASS_PARTS, max_size=3),
+    ),
+)
+QUANTIFIERS = st.sampled_from(["", "", "*", "+", "?", "{2}", "{1,3}", "{0,}", "*?", "+?", "{2,}?"])
+
+
+@st.composite
+def ecma_patterns(draw, depth=0):
+    terms = []
+    for _ in range(draw(st.integers(1, 4))):
+        if depth < 2 and draw(st.integers(0, 4)) == 0:
+            inner = draw(ecma_patterns(depth + 1))
+            opener = draw(st.sampled_from(["(", "(?:", f"(?<n{len(terms)}>"]))
+            atom = f"{opener}{inner})"
+        else:
+            atom = draw(ATOMS)
+        quantifier = "" if atom in ("^", "$", r"\b", r"\B") else draw(QUANTIFIERS)
+        terms.append(atom + quantifier)
+    alternatives = ["".join(terms)]
+    if draw(st.booleans()) and depth < 2:
+        alternatives.append(draw(ecma_patterns(depth + 1)))
+    return "|".join(alternatives)
+
+
+@given(ecma_patterns(), st.lists(ECMA_TEXT, min_size=1, max_size=6))
+def test_the_linear_engine_judges_as_ecma_262_does(pattern, texts):
+    try:
+        reference = regress.Regex(pattern, "u")
+    except regress.RegressError:
+        return  # not ECMA-262 in Unicode mode; toolreg refuses it (tested elsewhere)
+    compiled = Pattern(pattern)
+    for text in texts:
+        assert compiled.search(text) is (reference.find(text) is not None), (pattern, text, to_re2(pattern))

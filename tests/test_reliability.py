@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import toolreg
 from conformance._strategies import json_values, schemas
 from toolreg._keywords import KEYWORDS
+from toolreg._regex import Pattern
 from toolreg._schema import ANNOTATIONS
 
 DEPTH = 10_000
@@ -155,15 +156,48 @@ SAFE = [
 ]
 
 
+# Shapes a backtracking engine takes exponential time on, and ones that slipped past its guard.
+GUARD_BYPASSES = ["^(aa?)+$", "^(-?-)+$", r"^(\x61+)+$", r"^(\u0061+)+$", "^[]?(a+)+$", "^(a?){30}a{30}$"]
+
+
+@pytest.mark.parametrize("pattern", REDOS + GUARD_BYPASSES)
+def test_patterns_that_backtrack_exponentially_run_on_the_linear_engine(pattern):
+    # RE2 runs them in time linear in the string, so they need no refusal; a backtracking engine
+    # took minutes on 40 characters.
+    assert Pattern(pattern).linear
+    validator = toolreg.compile({"pattern": pattern})
+    # Judged as ECMA-262 judges them, on strings short enough for the backtracking engine.
+    for text in ("", "a", "aab", "a" * 8 + "!", "-" * 8 + "!", "xxy", "a" * 12):
+        assert validator.is_valid(text) is (regress.Regex(pattern, "u").find(text) is not None), text
+    # And answered at once on a string that would hold a backtracking engine for ever.
+    assert validator.is_valid("a" * 100_000 + "!") is (pattern == "(.*a){12}")
+
+
 @pytest.mark.parametrize("pattern", REDOS)
-def test_patterns_that_backtrack_exponentially_are_refused(pattern):
+def test_behind_a_look_around_they_are_refused(pattern):
+    # A look-around keeps a pattern on the backtracking engine, where the guard stands.
+    guarded = "(?=[^]*)" + pattern
+    assert not Pattern(guarded).linear
     with pytest.raises(toolreg.SchemaError) as caught:
-        toolreg.check_schema({"properties": {"q": {"pattern": pattern}}})
+        toolreg.check_schema({"properties": {"q": {"pattern": guarded}}})
     assert caught.value.schema_path == "/properties/q/pattern"
     assert "exponential" in str(caught.value) and "allow_backtracking_patterns" in str(caught.value)
-    allowed = toolreg.compile({"pattern": pattern}, limits=toolreg.Limits(allow_backtracking_patterns=True))
+    allowed = toolreg.compile({"pattern": guarded}, limits=toolreg.Limits(allow_backtracking_patterns=True))
     # Accepted on request, and judged as ECMA-262 judges it on a short string.
-    assert allowed.is_valid("aab") is (regress.Regex(pattern, "u").find("aab") is not None)
+    assert allowed.is_valid("aab") is (regress.Regex(guarded, "u").find("aab") is not None)
+
+
+@pytest.mark.parametrize(
+    "pattern", [r"^(\p{L}+ )*$", r"(\u{61}+-)*", r"^(a)(?:\1+-)*$", "[](x[a])", r"^(?=a)[](x[a])+$"]
+)
+def test_valid_patterns_never_crash_registration(pattern):
+    try:
+        validator = toolreg.compile({"pattern": pattern})
+    except toolreg.SchemaError as refused:
+        assert "exponential" in str(refused) or "cannot read" in str(refused)
+    else:
+        for text in ("", "a", "ab- ", "x"):
+            assert validator.is_valid(text) is (regress.Regex(pattern, "u").find(text) is not None)
 
 
 @pytest.mark.parametrize("pattern", SAFE)

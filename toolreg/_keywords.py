@@ -298,7 +298,8 @@ def _pattern(value: Any, site: Site) -> Check:
         pattern = Pattern(value)
     except RegexSyntaxError as error:
         site.refuse(f"is not a valid ECMA-262 regular expression: {error}")
-    risk = backtracking_risk(value)
+    # RE2 runs most patterns in linear time; only what it cannot express needs the guard.
+    risk = None if pattern.linear else backtracking_risk(value)
     if risk and not site.compiler.limits.allow_backtracking_patterns:
         # A model's 40-character string could otherwise hold the validator for minutes.
         site.refuse(
@@ -579,11 +580,12 @@ def _no_branch_matched(
         return (here, said, {**facts, "branch": index})
 
     facts: dict[str, Any] = {"branches": _branch_facts(outcomes)}
+    text = message  # `masked` reads `message` later, so it keeps its first value
     if index is not None:
         details = _details(outcomes[index], pointer)
-        message = f"{message}; the one for its type ({site.keyword}/{index}) says: {details}"
+        text = f"{message}; the one for its type ({site.keyword}/{index}) says: {details}"
         facts["branch"] = index
-    return trusted_error(pointer, site.pointer, site.keyword, message, facts, masked)
+    return trusted_error(pointer, site.pointer, site.keyword, text, facts, masked)
 
 
 def _branch_errors(branches: list[Check], instance: Any, path: Path) -> list[list[ValidationError]]:
