@@ -1,6 +1,7 @@
 """Hostile input that once crashed or stalled a validator, each kept as its reproducer."""
 
 import json
+import tracemalloc
 
 import pytest
 import regress
@@ -216,3 +217,40 @@ def test_the_linear_engine_judges_as_ecma_262_does(pattern, texts):
     compiled = Pattern(pattern)
     for text in texts:
         assert compiled.search(text) is (reference.find(text) is not None), (pattern, text, to_re2(pattern))
+
+
+def test_one_bad_value_deep_in_a_wide_argument_costs_memory_in_its_size():
+    # The walk that finds it once copied the whole path into every item: 9 MB with one NaN took 3.3 GB.
+    instance = [*range(100_000), float("nan")]
+    for _ in range(120):
+        instance = [instance]
+    tracemalloc.start()
+    try:
+        [error] = toolreg.compile({"type": "array"}).validate(instance)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (error.keyword, error.path) == ("json", "/0" * 120 + "/100000")
+    assert peak < 40_000_000
+
+
+@pytest.mark.parametrize("steps", [250, 900])
+def test_a_long_chain_of_references_registers_and_validates(steps):
+    # Compiling followed each $ref inside the last, and 250 of them ran out of Python's stack.
+    definitions = {f"d{index}": {"$ref": f"#/$defs/d{index + 1}"} for index in range(steps)}
+    definitions[f"d{steps}"] = {"type": "string"}
+    registry = toolreg.ToolRegistry()
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": definitions}
+    registry.register("chain", schema, print)
+    validator = registry.get("chain").validator
+    assert registry.is_valid("chain", {"a": "text"})
+    [error] = registry.validate("chain", {"a": 1})
+    assert (error.path, error.schema_path) == ("/a", f"/$defs/d{steps}/type")
+    assert validator.validate_reference({"a": 1}) == [error]
+
+
+def test_a_loop_in_a_long_chain_is_still_refused():
+    definitions = {f"d{index}": {"$ref": f"#/$defs/d{index + 1}"} for index in range(2000)}
+    definitions["d2000"] = {"allOf": [{"$ref": "#/$defs/d0"}]}
+    with pytest.raises(toolreg.SchemaError, match="never end"):
+        toolreg.check_schema({"$defs": definitions, "$ref": "#/$defs/d0"})

@@ -171,6 +171,19 @@ def plain_copy(value: Any) -> Any:
     return {str.__str__(key): plain_copy(item) for key, item in value.items()}
 
 
+# Where a value stands, as a chain back to the root: (parent, token, depth); the root is None.
+# Each child adds one small link, so a walk costs memory in the size of the value, never size times depth.
+_Place = tuple[Any, str | int, int] | None
+
+
+def _path_of(place: _Place) -> tuple[str | int, ...]:
+    tokens: list[str | int] = []
+    while place is not None:
+        place, token, _ = place
+        tokens.append(token)
+    return tuple(reversed(tokens))
+
+
 def find_non_json(
     value: object, max_depth: int | None = None
 ) -> list[tuple[tuple[str | int, ...], str, str]]:
@@ -182,37 +195,40 @@ def find_non_json(
     """
     problems: list[tuple[tuple[str | int, ...], str, str]] = []
     open_containers: set[int] = set()
-    # Entries are (path, value, closing): closing marks the point where a container is left.
-    stack: list[tuple[tuple[str | int, ...], object, bool]] = [((), value, False)]
+    # Entries are (place, value, closing): closing marks the point where a container is left.
+    stack: list[tuple[_Place, object, bool]] = [(None, value, False)]
     while stack:
-        path, item, closing = stack.pop()
+        place, item, closing = stack.pop()
         if closing:
             open_containers.discard(id(item))
             continue
+        depth = 0 if place is None else place[2]
         if isinstance(item, (list, dict)):
-            if max_depth is not None and len(path) >= max_depth:
-                problems.append((path, "depth", f"nested deeper than {max_depth} levels"))
+            if max_depth is not None and depth >= max_depth:
+                problems.append((_path_of(place), "depth", f"nested deeper than {max_depth} levels"))
                 continue
             if id(item) in open_containers:
-                problems.append((path, "json", "a container that contains itself"))
+                problems.append((_path_of(place), "json", "a container that contains itself"))
                 continue
             open_containers.add(id(item))
-            stack.append((path, item, True))
+            stack.append((place, item, True))
+            children: list[tuple[_Place, object, bool]] = []
             if isinstance(item, list):
-                children: list[tuple[tuple[str | int, ...], object, bool]] = [
-                    (path + (index,), child, False) for index, child in enumerate(item)
+                children = [
+                    ((place, index, depth + 1), child, False) for index, child in enumerate(list(item))
                 ]
             else:
-                children = []
-                for key, child in item.items():
+                # One copy, taken whole: another thread changing the dict cannot break the walk.
+                for key, child in list(item.items()):
                     if not isinstance(key, str):
-                        problems.append((path, "json", f"an object key of Python type {type(key).__name__}"))
+                        reason = f"an object key of Python type {type(key).__name__}"
+                        problems.append((_path_of(place), "json", reason))
                         continue
-                    children.append((path + (key,), child, False))
+                    children.append(((place, key, depth + 1), child, False))
             stack.extend(reversed(children))
         elif json_type(item) is None:
             if isinstance(item, float):
-                problems.append((path, "json", f"{item} is not a JSON number"))
+                problems.append((_path_of(place), "json", f"{item} is not a JSON number"))
             else:
-                problems.append((path, "json", f"a value of Python type {type(item).__name__}"))
+                problems.append((_path_of(place), "json", f"a value of Python type {type(item).__name__}"))
     return problems

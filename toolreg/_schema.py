@@ -95,6 +95,7 @@ class _Compiler:
         # and where each $ref leads.
         self.keyword_checks: dict[str, Check] = {}
         self.ref_targets: dict[str, Path] = {}
+        self.waiting: list[tuple[Any, Path, str]] = []
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check:
         if pointer is None:
@@ -146,33 +147,65 @@ class _Compiler:
             resolved.append(step)
         self.applies_in_place(location[:-1], tuple(resolved), via_ref=pointer)
         self.ref_targets[pointer] = tuple(resolved)
-        return self.compile(target, tuple(resolved))
+        return self.deferred(target, tuple(resolved))
+
+    def deferred(self, schema: Any, location: Path) -> Check:
+        """The check of a $ref's target, compiled after the current one rather than inside it, so
+        that a chain of references costs no Python stack; it is looked up when it runs."""
+        pointer = to_pointer(location)
+        if pointer in self.checks:
+            return self.checks[pointer]
+        if pointer not in self.compiling:
+            self.waiting.append((schema, location, pointer))
+        checks = self.checks
+
+        def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            checks[pointer](instance, path, errors)
+
+        return target
+
+    def compile_all(self, root: Any) -> None:
+        """The root, then every $ref target waiting, one after another."""
+        self.compile(root, ())
+        while self.waiting:
+            schema, location, pointer = self.waiting.pop()
+            self.compile(schema, location, pointer)
 
     def refuse_endless_loops(self) -> None:
         """Refuse a cycle of schemas that apply to the same value, naming a ``$ref`` on it."""
         finished: set[str] = set()
         for start in sorted(self.in_place):
-            self._visit(start, None, [], finished)
-
-    def _visit(self, node: str, via: str | None, trail: list[_Edge], finished: set[str]) -> None:
-        if node in finished:
-            return
-        on_trail = [visited for visited, _ in trail]
-        if node in on_trail:
-            # The edges of the loop itself: the one into its first node came from outside it.
-            edges = [edge for _, edge in trail[on_trail.index(node) + 1 :]] + [via]
-            ref = next(edge for edge in edges if edge is not None)
-            raise SchemaError(
-                f"'$ref' leads back to {'#' + node!r} without applying to any part of the value "
-                "(only through allOf, anyOf, oneOf, not or $ref), so checking it would never end",
-                schema_path=ref,
-                keyword="$ref",
-            )
-        trail.append((node, via))
-        for target, edge in self.in_place.get(node, []):
-            self._visit(target, edge, trail, finished)
-        trail.pop()
-        finished.add(node)
+            if start in finished:
+                continue
+            # Depth first with a stack of its own, so a long chain of references needs no recursion.
+            trail: list[tuple[str, str | None]] = [(start, None)]
+            on_trail = {start}
+            pending = [iter(self.in_place.get(start, []))]
+            while pending:
+                step = next(pending[-1], None)
+                if step is None:
+                    node, _ = trail.pop()
+                    on_trail.discard(node)
+                    finished.add(node)
+                    pending.pop()
+                    continue
+                target, edge = step
+                if target in finished:
+                    continue
+                if target in on_trail:
+                    names = [node for node, _ in trail]
+                    # The edges of the loop itself: the one into its first node came from outside it.
+                    edges = [via for _, via in trail[names.index(target) + 1 :]] + [edge]
+                    ref = next(via for via in edges if via is not None)
+                    raise SchemaError(
+                        f"'$ref' leads back to {'#' + target!r} without applying to any part of the value "
+                        "(only through allOf, anyOf, oneOf, not or $ref), so checking it would never end",
+                        schema_path=ref,
+                        keyword="$ref",
+                    )
+                trail.append((target, edge))
+                on_trail.add(target)
+                pending.append(iter(self.in_place.get(target, [])))
 
     def _compile_new(self, schema: Any, location: Path, pointer: str) -> Check:
         if schema is True:
@@ -244,7 +277,7 @@ def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
             raise SchemaError(f"a schema {what} {reason}", schema_path=to_pointer(path)) from None
         snapshot = plain_copy(schema)  # JSON after all, built of subclasses of its types
     compiler = _Compiler(snapshot, limits)
-    compiler.compile(snapshot, ())
+    compiler.compile_all(snapshot)
     compiler.refuse_endless_loops()
     return compiler
 
