@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import ValidationError
+from ._errors import InvalidToolError, ValidationError
 
-__all__ = ["FormattedErrors", "format_errors"]
+__all__ = ["FormattedErrors", "format_errors", "printable"]
 
 
 @dataclass(frozen=True)
@@ -36,39 +36,70 @@ class FormattedErrors:
         return {"role": "tool", "tool_call_id": tool_call_id, "content": self.text}
 
 
+# Characters that could move, hide or restyle what follows them on a screen or in a prompt: C0 and C1
+# controls (ESC starts ANSI sequences), line and paragraph separators, bidi overrides and isolates,
+# zero-width and other invisible format characters, and the tag block.
+_UNPRINTABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
+    "\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that could forge a line or hide text written as ``\\uXXXX``."""
+    return _UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
 def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def format_errors(
-    errors: Iterable[ValidationError], *, tool: str | None = None, max_chars: int = 80, mask: bool = False
+    errors: Iterable[ValidationError],
+    *,
+    tool: str | None = None,
+    max_chars: int = 200,
+    max_errors: int = 20,
+    mask: bool = False,
 ) -> FormattedErrors:
     """What a model needs to fix its call in one round trip, and nothing else.
 
-    Each line reads ``at /path: what is wrong``; the root is "the arguments". Text quoted from the
-    call is cut to ``max_chars``. With ``mask``, nothing the call held is repeated: each error is
+    Each line reads ``at /path: what is wrong``; the root is "the arguments". Every path, message
+    and string in the items is cut to ``max_chars`` characters, every array in the items to
+    ``max_errors`` entries, and at most ``max_errors`` errors are shown, then "…and N more". Characters
+    that could forge a line or hide text (newlines, ESC, U+2028, bidi overrides) are written as
+    ``\\uXXXX``. With ``mask``, nothing the call held is repeated: each error is
     :meth:`ValidationError.masked`, so values and the property names the call chose (``*`` in a
     path) stay out of the lines and the items, and secrets a model sent do not travel on.
     """
-    errors = [error.masked() for error in errors] if mask else list(errors)
+    for name, bound in (("max_chars", max_chars), ("max_errors", max_errors)):
+        if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
+            raise InvalidToolError(f"format_errors: {name} must be a positive int, not {bound!r}")
+    errors = list(errors)
+    shown = [error.masked() for error in errors[:max_errors]] if mask else errors[:max_errors]
+    who = f"The arguments for {printable(_shorten(tool, max_chars))}" if tool else "The arguments"
+    if not errors:
+        return FormattedErrors(f"{who} are valid: there is nothing to fix.", ())
     lines, items = [], []
-    for error in errors:
-        where = f"at {error.path}" if error.path else "the arguments"
-        lines.append(f"- {where}: {_shorten(error.message, max_chars * 3)}")
-        items.append(_shortened(error.to_dict(), max_chars))
+    for error in shown:
+        where = f"at {printable(_shorten(error.path, max_chars))}" if error.path else "the arguments"
+        lines.append(f"- {where}: {printable(_shorten(error.message, max_chars))}")
+        items.append(_shortened(error.to_dict(), max_chars, max_errors))
+    if len(errors) > max_errors:
+        lines.append(f"- …and {len(errors) - max_errors} more")
     count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
-    head = f"The arguments for {tool} have {count}:" if tool else f"The arguments have {count}:"
     tail = "Fix these and call again with the corrected arguments."
-    return FormattedErrors("\n".join([head, *lines, tail]), tuple(items))
+    return FormattedErrors("\n".join([f"{who} have {count}:", *lines, tail]), tuple(items))
 
 
-def _shortened(value: Any, limit: int) -> Any:
+def _shortened(value: Any, limit: int, most: int) -> Any:
     if isinstance(value, str):
-        return _shorten(value, limit * 3)
+        return printable(_shorten(value, limit))
     if isinstance(value, list):
-        return [_shortened(item, limit) for item in value]
+        kept = [_shortened(item, limit, most) for item in value[:most]]
+        return kept + [f"…and {len(value) - most} more"] if len(value) > most else kept
     if isinstance(value, dict):
-        return {key: _shortened(item, limit) for key, item in value.items()}
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and len(json.dumps(value)) > limit:
-        return _shorten(json.dumps(value), limit)
+        return {key: _shortened(item, limit, most) for key, item in value.items()}
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        return f"an integer of {value.bit_length()} bits"  # its digits would be longer than the limit
     return value

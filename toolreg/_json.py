@@ -114,8 +114,9 @@ def exact_number(value: int | float) -> Fraction:
     parser was given (or a text equivalent to it).
     """
     if isinstance(value, int):
-        return Fraction(value)
-    return Fraction(repr(value))
+        return Fraction(int(value))
+    # float's own repr, not a subclass's (numpy's float64 writes "np.float64(0.1)").
+    return Fraction(float.__repr__(value))
 
 
 class NotJSON(ValueError):

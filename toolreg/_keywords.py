@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NoReturn, Protocol
@@ -16,7 +16,6 @@ from ._errors import (
     SchemaError,
     ValidationError,
     freeze,
-    thaw,
     trusted_error,
 )
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
@@ -45,10 +44,30 @@ def show(value: Any) -> str:
     """A value as JSON text, for messages: ``"a"``, ``null``, ``[1, 2]``, never a Python repr."""
     kind = type(value)
     if kind is int:
-        return str(value)
+        return _digits(value)
     if kind is float:
         return repr(value)  # what json.dumps writes for a finite float, without its overhead
-    return json.dumps(thaw(value), ensure_ascii=False, sort_keys=True)
+    return json.dumps(_writable(value), ensure_ascii=False, sort_keys=True)
+
+
+def _digits(number: int) -> str:
+    # Python refuses to write an int of more than 4300 digits (a guard of its own against slow
+    # conversions); a message names such a number by its size instead.
+    if number.bit_length() < 14_000:
+        return str(number)
+    sign = "a negative" if number < 0 else "an"
+    return f"{sign} integer of about {int(number.bit_length() * 0.30103)} digits"
+
+
+def _writable(value: Any) -> Any:
+    """A thawed copy with every integer too long to write replaced by the words for it."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() >= 14_000:
+        return _digits(value)
+    if isinstance(value, (list, tuple)):
+        return [_writable(item) for item in value]
+    if isinstance(value, Mapping):
+        return {key: _writable(item) for key, item in value.items()}
+    return value
 
 
 def _count(number: int, noun: str, plural: str = "") -> str:
