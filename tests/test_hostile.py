@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import toolreg
 import toolreg._keywords
+from toolreg._cli import main
 from toolreg._json import json_key
 from toolreg._regex import Pattern, to_re2
 
@@ -315,3 +316,51 @@ def test_float_subclasses_divide_exactly():
 
     assert toolreg.validate({"multipleOf": 0.01}, Float64(0.07)) == []
     assert [e.keyword for e in toolreg.validate({"multipleOf": 0.1}, Float64(0.15))] == ["multipleOf"]
+
+
+@pytest.fixture
+def catalog(tmp_path):
+    path = tmp_path / "catalog.json"
+    schema = {"type": "object", "additionalProperties": {"type": "integer"}}
+    path.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": schema}]}))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [
+        ('{"a": 1}', 0),
+        ('{"a": "x"}', 1),
+        ("not json", 2),
+        ('{"a": ' + "9" * 5000 + "}", 2),
+        ("[" * 100_000 + "]" * 100_000, 2),
+        ('{"\\ud800": "x"}', 1),
+        ('{"\\u001b]0;pwned\\u0007\\u001b[2J": "x"}', 1),
+    ],
+)
+def test_the_command_line_answers_every_input_with_its_exit_code(catalog, capsys, arguments, code):
+    assert main(["validate", str(catalog), "t", arguments]) == code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "\x1b" not in out + err and "\ud800" not in out + err
+    assert (err != "") is (code == 2)
+
+
+def test_the_command_line_refuses_unreadable_files(tmp_path, capsys):
+    (tmp_path / "bad.json").write_bytes(b"\xff\xfe{}")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    for name, words in (
+        ("bad.json", "not UTF-8"),
+        ("deep.json", "nested too deeply"),
+        ("none.json", "cannot read"),
+    ):
+        assert main(["check", str(tmp_path / name)]) == 2
+        assert words in capsys.readouterr().err
+
+
+def test_an_internal_error_is_one_line_with_its_own_code(catalog, capsys, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(toolreg.ToolRegistry, "validate", broken)
+    assert main(["validate", str(catalog), "t", "{}"]) == 3
+    assert capsys.readouterr().err == "toolreg: internal error: RuntimeError: a bug\n"

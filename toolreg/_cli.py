@@ -1,4 +1,9 @@
-"""The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file."""
+"""The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file.
+
+Exit codes: 0 valid (or every tool accepted), 1 invalid (or some tool refused), 2 bad input (the
+command line, a file, its JSON), 3 an internal error. Nothing read from a file reaches the terminal
+unescaped, and no input gets a traceback.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +17,41 @@ from typing import Any
 
 from ._catalogs import import_mcp, mcp_tools
 from ._errors import ToolregError
-from ._feedback import format_errors
+from ._feedback import format_errors, printable
 from ._providers import PROVIDERS
 from ._registry import ToolRegistry
 
 __all__ = ["main"]
 
 
+VALID, INVALID, BAD_INPUT, INTERNAL_ERROR = 0, 1, 2, 3
+
+
 class _Refused(Exception):
     """Bad input on the command line: the message says what and where."""
+
+
+def _json_text(text: str, what: str) -> Any:
+    """Parse JSON, or say why not: bad syntax, nesting Python cannot follow, numbers too long."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _Refused(
+            f"{what} is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise _Refused(f"{what}: nested too deeply to read") from None
+    except ValueError as error:  # an integer past Python's 4300-digit limit
+        raise _Refused(f"{what}: cannot be read: {error}") from None
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise _Refused(f"cannot read {printable(path)}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise _Refused(f"{printable(path)} is not UTF-8 text (byte {error.start})") from None
 
 
 def _no_handler(**arguments: Any) -> None:
@@ -29,23 +60,19 @@ def _no_handler(**arguments: Any) -> None:
 
 def _read_catalog(path: str) -> list[dict[str, Any]]:
     """A JSON catalog (a tools/list result or a list of tools) or JSONL (one tool a line)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise _Refused(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        if path.endswith(".jsonl"):
-            loaded: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
-            loaded = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _Refused(
-            f"{path} is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        ) from None
+    text = _read_text(path)
+    if path.endswith(".jsonl"):
+        loaded: Any = [
+            _json_text(line, f"{printable(path)} line {number}")
+            for number, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
+    else:
+        loaded = _json_text(text, printable(path))
     try:
         tools = mcp_tools(loaded)
     except ToolregError as error:
-        raise _Refused(f"{path}: {error}") from None
+        raise _Refused(f"{printable(path)}: {error}") from None
     # Other spellings of a tool's schema, as catalogs write them.
     return [
         {
@@ -68,24 +95,18 @@ def _check(options: argparse.Namespace) -> int:
     _, report = _load(options.catalog)
     for foreign, name in report.registered.items():
         shown = foreign if foreign == name else f"{foreign} (as {name})"
-        print(f"accepted {shown}")
+        print(printable(f"accepted {shown}"))
     for refusal in report.refused:
         where = f" at {refusal.schema_path!r}" if refusal.schema_path else ""
-        print(f"refused  {refusal.name}: {refusal.reason}{where}")
+        print(printable(f"refused  {refusal.name}: {refusal.reason}{where}"))
     print(f"{len(report.registered)} accepted, {len(report.refused)} refused")
-    return 1 if report.refused else 0
+    return INVALID if report.refused else VALID
 
 
 def _arguments(text: str) -> Any:
     if text.startswith("@"):
-        try:
-            text = Path(text[1:]).read_text(encoding="utf-8")
-        except OSError as error:
-            raise _Refused(f"cannot read {text[1:]}: {error.strerror or error}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _Refused(f"the arguments are not JSON: {error.msg} at column {error.colno}") from None
+        text = _read_text(text[1:])
+    return _json_text(text, "the arguments")
 
 
 def _validate(options: argparse.Namespace) -> int:
@@ -100,22 +121,23 @@ def _validate(options: argparse.Namespace) -> int:
         )
     errors = registry.validate(name, _arguments(options.args))
     if options.json:
-        print(json.dumps([error.to_dict() for error in errors], indent=2, ensure_ascii=False))
+        # ASCII JSON: nothing from the call can reach the terminal as a control character.
+        print(json.dumps([error.to_dict() for error in errors], indent=2, ensure_ascii=True))
     else:
         print(format_errors(errors, tool=options.tool).text if errors else "valid")
-    return 1 if errors else 0
+    return INVALID if errors else VALID
 
 
 def _export(options: argparse.Namespace) -> int:
     registry, report = _load(options.catalog)
     for refusal in report.refused:
-        print(f"skipped {refusal.name}: {refusal.reason}", file=sys.stderr)
+        print(printable(f"skipped {refusal.name}: {refusal.reason}"), file=sys.stderr)
     try:
         exported = registry.export(options.to, strict=options.strict)
     except ToolregError as error:
         raise _Refused(str(error)) from None
-    print(json.dumps(exported, indent=2, ensure_ascii=False))
-    return 1 if report.refused else 0
+    print(json.dumps(exported, indent=2, ensure_ascii=True))
+    return INVALID if report.refused else VALID
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -146,16 +168,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    options = _parser().parse_args(argv)
+    options = _parser().parse_args(argv)  # a usage error exits 2, as bad input
     try:
         return int(options.run(options))
     except _Refused as error:
-        print(f"toolreg: {error}", file=sys.stderr)
-        return 2
+        print(f"toolreg: {printable(str(error))}", file=sys.stderr)
+        return BAD_INPUT
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as command-line tools do.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
-        return 1
+        return INVALID
+    except Exception as error:  # a bug of toolreg's: one line, its own exit code, no traceback
+        print(f"toolreg: internal error: {type(error).__name__}: {printable(str(error))}", file=sys.stderr)
+        return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

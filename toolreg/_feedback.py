@@ -38,10 +38,11 @@ class FormattedErrors:
 
 # Characters that could move, hide or restyle what follows them on a screen or in a prompt: C0 and C1
 # controls (ESC starts ANSI sequences), line and paragraph separators, bidi overrides and isolates,
-# zero-width and other invisible format characters, and the tag block.
+# zero-width and other invisible format characters, lone surrogates (no encoding can print them),
+# and the tag block.
 _UNPRINTABLE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
-    "\ufff9-\ufffb\U000e0000-\U000e007f]"
+    "\ud800-\udfff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 
 
