@@ -116,7 +116,9 @@ def test_the_fast_path_judges_branches_from_what_it_found(monkeypatch):
     validator.validate(tree(1))
     walked = []
     real = toolreg._keywords._branch_errors
-    monkeypatch.setattr(toolreg._keywords, "_branch_errors", lambda *a: walked.append(1) or real(*a))
+    monkeypatch.setattr(
+        toolreg._keywords, "_branch_errors", lambda *a, **k: walked.append(1) or real(*a, **k)
+    )
     errors = validator.validate(tree(4))
     assert errors and walked == []
     assert errors == validator.validate_reference(tree(4)) and walked
@@ -364,3 +366,52 @@ def test_an_internal_error_is_one_line_with_its_own_code(catalog, capsys, monkey
     monkeypatch.setattr(toolreg.ToolRegistry, "validate", broken)
     assert main(["validate", str(catalog), "t", "{}"]) == 3
     assert capsys.readouterr().err == "toolreg: internal error: RuntimeError: a bug\n"
+
+
+def branching_references(levels):
+    definitions = {
+        f"a{index}": {
+            "anyOf": [{"$ref": f"#/$defs/a{index + 1}"}, {"allOf": [{"$ref": f"#/$defs/a{index + 1}"}]}]
+        }
+        for index in range(levels)
+    }
+    definitions[f"a{levels}"] = {"type": "string"}
+    return {"$defs": definitions, "$ref": "#/$defs/a0"}
+
+
+def test_a_reference_graph_that_branches_at_every_step_ends_in_one_limit_error():
+    # 2 KB of schema, 2**30 paths: one bad value took a minute and returned 4.2 M errors.
+    validator = toolreg.compile(branching_references(30))
+    assert validator.validate("text") == [] and validator.validate_reference("text") == []
+    [error] = validator.validate(1)
+    assert error == validator.validate_reference(1)[0]
+    assert (error.path, error.keyword, error.facts["limit"]) == ("", "limit", 10_000 + 50)
+    assert "max_work" in error.message
+
+
+def test_a_union_over_every_item_ends_in_one_limit_error():
+    schema = {"type": "array", "items": {"anyOf": [{"const": f"v{index}"} for index in range(1000)]}}
+    validator = toolreg.compile(schema)
+    instance = [f"bad{index}" for index in range(1000)]
+    [error] = validator.validate(instance)
+    assert error.keyword == "limit" and error.facts["limit"] == 10_000 + 50 * 1001
+    assert validator.validate_reference(instance) == [error]
+    assert validator.validate(["v0", "v1", "v2"] * 300) == []  # anyOf stops at its first match
+
+
+def test_a_large_instance_earns_a_larger_budget():
+    schema = {
+        "type": "array",
+        "items": {"$ref": "#/$defs/row"},
+        "$defs": {"row": {"allOf": [{"type": "integer"}]}},
+    }
+    validator = toolreg.compile(schema)
+    rows = list(range(20_000)) + ["x"]  # 40,000 steps: past max_work, within 50 for each value
+    [error] = validator.validate(rows)
+    assert (error.path, error.keyword) == ("/20000", "type")
+    assert validator.validate_reference(rows) == [error]
+    strict = toolreg.compile(schema, limits={"max_work": 10})
+    assert [e.keyword for e in strict.validate(list(range(100)))] == []
+    assert [
+        e.keyword for e in toolreg.compile(branching_references(8), limits={"max_work": 10}).validate(1)
+    ] == ["limit"]

@@ -21,14 +21,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ._errors import ValidationError
-from ._keywords import BranchCheck, Path
+from ._keywords import BranchCheck, Findings, OverBudget, Path, spend
 from ._pointer import InstanceKey, to_pointer
 from ._regex import Pattern
 from ._schema import Compiled
 
 __all__ = ["NotPlainJSON", "generate", "plain_json"]
 
-FastCheck = Callable[[Any], "list[ValidationError] | None"]
+# The fast path takes an instance and a work budget; it answers with every error, or None where the
+# reference walk must answer, or OverBudget where the budget ran out.
+FastCheck = Callable[[Any, int], "list[ValidationError] | type[OverBudget] | None"]
 
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
 _NUMBER_KEYWORDS = ("multipleOf", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
@@ -105,6 +107,9 @@ class _Source:
             "plain": plain_json,
             "MISSING": object(),
             "K": InstanceKey,
+            "Findings": Findings,
+            "OverBudget": OverBudget,
+            "spend": spend,
         }
         self.counter = 0
 
@@ -202,8 +207,11 @@ class _Generator:
             return
         kind = self.source.fresh("t")
         line(depth, f"{kind} = type({value})")
+        # Each subschema applied in place ($ref, a branch of allOf, anyOf or oneOf, not) spends one
+        # step of the work budget, at the same places as in the reference walk, so both stop alike.
         if "$ref" in schema:
             target = self.function_for(self.compiled.ref_targets[to_pointer(location + ("$ref",))])
+            line(depth, "spend(errors)")
             line(depth, f"{target}({value}, {_path_expression(path)}, errors, {self.depth_of(path)})")
         if "type" in schema:
             names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
@@ -230,13 +238,15 @@ class _Generator:
                 self.report(location, "const", value, path, depth + 1)
         self.emit_by_type(schema, location, value, kind, path, depth)
         for index, branch in enumerate(schema.get("allOf", ())):
+            line(depth, "spend(errors)")
             self.emit(branch, location + ("allOf", index), value, path, depth)
         for keyword in ("anyOf", "oneOf"):
             if keyword in schema:
                 self.emit_branches(schema, location, keyword, value, path, depth)
         if "not" in schema:
             scratch = self.source.fresh("s")
-            line(depth, f"{scratch} = []")
+            line(depth, "spend(errors)")
+            line(depth, f"{scratch} = errors.scratch()")
             line(
                 depth,
                 f"{self.function_for(location + ('not',))}({value}, (), {scratch}, {self.depth_of(path)})",
@@ -267,9 +277,14 @@ class _Generator:
         for index in range(len(schema[keyword])):
             scratch = self.source.fresh("s")
             branch = self.function_for(location + (keyword, index))
-            line(depth, f"{scratch} = []")
-            line(depth, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
-            line(depth, f"{passed} += not {scratch}")
+            line(depth, f"{scratch} = errors.scratch()")
+            # anyOf is settled by its first passing branch, as in the reference walk.
+            inner = depth + 1 if keyword == "anyOf" and index > 0 else depth
+            if inner > depth:
+                line(depth, f"if {passed} == 0:")
+            line(inner, "spend(errors)")
+            line(inner, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
+            line(inner, f"{passed} += not {scratch}")
             scratches.append(scratch)
         check = self.compiled.keyword_checks[to_pointer(location + (keyword,))]
         assert isinstance(check, BranchCheck)
@@ -422,21 +437,24 @@ class _Generator:
 def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     """The source of the fast path for a compiled schema, and the function it defines.
 
-    The function returns every error, or None when the instance holds something that is not
-    plain JSON and the reference walk must answer.
+    The function returns every error; None when the instance holds something that is not plain
+    JSON, or is deeper than the generated code looks, and the reference walk must answer; or
+    OverBudget when it applied more subschemas in place than its budget.
     """
     generator = _Generator(compiled)
     root = generator.function_for(())
     generator.write_functions()
     generator.drop_needless_entry_check(root)
     source = generator.source
-    source.line(0, "def validate(instance):")
-    source.line(1, "errors = []")
+    source.line(0, "def validate(instance, budget):")
+    source.line(1, "errors = Findings.budget(budget)")
     source.line(1, "try:")
     source.line(2, f"{root}(instance, (), errors, 0)")
     source.line(1, "except NotPlainJSON:")
     source.line(2, "return None")
-    source.line(1, "return errors")
+    source.line(1, "except OverBudget:")
+    source.line(2, "return OverBudget")
+    source.line(1, "return list(errors)")
     text = "\n".join(source.lines) + "\n"
     namespace = dict(source.namespace)
     exec(compile(text, "<toolreg fast path>", "exec"), namespace)

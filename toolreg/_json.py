@@ -14,6 +14,7 @@ __all__ = [
     "json_key",
     "exact_number",
     "find_non_json",
+    "survey",
     "json_copy",
     "plain_copy",
     "NotJSON",
@@ -185,16 +186,25 @@ def _path_of(place: _Place) -> tuple[str | int, ...]:
     return tuple(reversed(tokens))
 
 
-def find_non_json(
-    value: object, max_depth: int | None = None
-) -> list[tuple[tuple[str | int, ...], str, str]]:
-    """Every place in ``value`` that is not JSON, as ``(path, keyword, reason)``, in document order.
+Problem = tuple[tuple[str | int, ...], str, str]
+
+
+def find_non_json(value: object, max_depth: int | None = None) -> list[Problem]:
+    """Every place in ``value`` that is not JSON, as ``(path, keyword, reason)``, in document order;
+    see :func:`survey`."""
+    return survey(value, max_depth)[0]
+
+
+def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], int]:
+    """Every place in ``value`` that is not JSON, as ``(path, keyword, reason)``, in document order,
+    and how many values it holds (itself included).
 
     The keyword is ``json``, or ``depth`` for a container nested deeper than ``max_depth``
     levels, which is not entered. The walk keeps its own stack, so depth costs memory rather
     than Python frames, and a container met again on its own path is reported as a cycle.
     """
-    problems: list[tuple[tuple[str | int, ...], str, str]] = []
+    problems: list[Problem] = []
+    values = 0
     open_containers: set[int] = set()
     # Entries are (place, value, closing): closing marks the point where a container is left.
     stack: list[tuple[_Place, object, bool]] = [(None, value, False)]
@@ -203,6 +213,7 @@ def find_non_json(
         if closing:
             open_containers.discard(id(item))
             continue
+        values += 1
         depth = 0 if place is None else place[2]
         if isinstance(item, (list, dict)):
             if max_depth is not None and depth >= max_depth:
@@ -232,4 +243,4 @@ def find_non_json(
                 problems.append((_path_of(place), "json", f"{item} is not a JSON number"))
             else:
                 problems.append((_path_of(place), "json", f"a value of Python type {type(item).__name__}"))
-    return problems
+    return problems, values

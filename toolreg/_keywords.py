@@ -23,7 +23,20 @@ from ._limits import Limits
 from ._pointer import InstanceKey, Token, masked_pointer, to_pointer
 from ._regex import Pattern, RegexSyntaxError, backtracking_risk
 
-__all__ = ["Check", "Path", "Site", "Compiler", "BranchCheck", "KEYWORDS", "JSON_TYPES", "show", "no_check"]
+__all__ = [
+    "Check",
+    "Path",
+    "Site",
+    "Compiler",
+    "BranchCheck",
+    "Findings",
+    "OverBudget",
+    "spend",
+    "KEYWORDS",
+    "JSON_TYPES",
+    "show",
+    "no_check",
+]
 
 Path = tuple[Token, ...]
 # A check looks at one instance value at ``path`` and appends what is wrong to the list.
@@ -76,6 +89,42 @@ def _count(number: int, noun: str, plural: str = "") -> str:
 
 def no_check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
     return None
+
+
+class OverBudget(Exception):
+    """One validation applied more subschemas in place than ``Limits.max_work`` allows."""
+
+
+class Findings(list[ValidationError]):
+    """The errors of one validation, and what is left of its work budget, shared with every list
+    of branch errors made from it."""
+
+    __slots__ = ("left",)
+    left: list[int]
+
+    @staticmethod
+    def budget(steps: int) -> Findings:
+        findings = Findings()
+        findings.left = [steps]
+        return findings
+
+    def scratch(self) -> Findings:
+        found = Findings()
+        found.left = self.left
+        return found
+
+
+def spend(errors: list[ValidationError]) -> None:
+    """Count one subschema applied in place; raise OverBudget past the budget."""
+    if type(errors) is Findings:
+        errors.left[0] -= 1
+        if errors.left[0] < 0:
+            raise OverBudget
+
+
+def scratch(errors: list[ValidationError]) -> list[ValidationError]:
+    """A list for a branch's errors, on the same budget."""
+    return errors.scratch() if type(errors) is Findings else []
 
 
 class Compiler(Protocol):
@@ -462,7 +511,7 @@ def _property_names(value: Any, site: Site) -> Check:
         if not isinstance(instance, dict):
             return
         for name in instance:
-            found: list[ValidationError] = []
+            found = scratch(errors)
             child(name, path, found)
             # The error stands at the object, as jsonschema places it; the name says which one.
             for error in found:
@@ -541,6 +590,7 @@ def _all_of(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         for branch in branches:
+            spend(errors)
             branch(instance, path, errors)
 
     return check
@@ -607,12 +657,23 @@ def _no_branch_matched(
     return trusted_error(pointer, site.pointer, site.keyword, text, facts, masked)
 
 
-def _branch_errors(branches: list[Check], instance: Any, path: Path) -> list[list[ValidationError]]:
+def _branch_errors(
+    branches: list[Check],
+    instance: Any,
+    path: Path,
+    errors: list[ValidationError],
+    *,
+    until_one: bool = False,
+) -> list[list[ValidationError]]:
+    """Each branch's errors; with ``until_one``, none after the first branch that passes."""
     outcomes = []
     for branch in branches:
-        found: list[ValidationError] = []
+        spend(errors)
+        found = scratch(errors)
         branch(instance, path, found)
         outcomes.append(found)
+        if until_one and not found:
+            break
     return outcomes
 
 
@@ -620,16 +681,23 @@ class BranchCheck:
     """The check of anyOf or oneOf: it runs every branch, then ``judge`` reads their errors. The fast
     path runs the branches itself and hands ``judge`` what they found, so nothing is walked twice."""
 
-    __slots__ = ("branches", "judge")
+    __slots__ = ("branches", "judge", "until_one")
 
     def __init__(
-        self, branches: list[Check], judge: Callable[[Path, list[list[ValidationError]]], Any]
+        self,
+        branches: list[Check],
+        judge: Callable[[Path, list[list[ValidationError]]], Any],
+        *,
+        until_one: bool = False,
     ) -> None:
         self.branches = branches
         self.judge = judge
+        # anyOf is settled by its first passing branch; the rest are read only when none passes.
+        self.until_one = until_one
 
     def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        error = self.judge(path, _branch_errors(self.branches, instance, path))
+        outcomes = _branch_errors(self.branches, instance, path, errors, until_one=self.until_one)
+        error = self.judge(path, outcomes)
         if error is not None:
             errors.append(error)
 
@@ -640,7 +708,7 @@ def _any_of(value: Any, site: Site) -> Check:
     def judge(path: Path, outcomes: list[list[ValidationError]]) -> ValidationError | None:
         return _no_branch_matched(site, path, outcomes, "at least one") if all(outcomes) else None
 
-    return BranchCheck(site.schemas(value, in_place=True), judge)
+    return BranchCheck(site.schemas(value, in_place=True), judge, until_one=True)
 
 
 def _one_of(value: Any, site: Site) -> Check:
@@ -664,7 +732,8 @@ def _not(value: Any, site: Site) -> Check:
     child = site.in_place(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        found: list[ValidationError] = []
+        spend(errors)
+        found = scratch(errors)
         child(instance, path, found)
         if not found:
             errors.append(site.failure(path, "must not match the schema in 'not'"))

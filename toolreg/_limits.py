@@ -9,7 +9,7 @@ from typing import Any
 
 from ._errors import LimitsError
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "LimitsLike", "as_limits"]
+__all__ = ["Limits", "DEFAULT_LIMITS", "WORK_PER_VALUE", "LimitsLike", "as_limits"]
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,10 @@ class Limits:
     more subschemas. Tool arguments and schemas seen in real catalogs nest fewer than 10 levels.
     ``allow_backtracking_patterns``: a ``pattern`` whose shape can take exponential time on a
     backtracking engine (``^(a+)+$``) is refused unless this is set; see ``_regex.backtracking_risk``.
+    ``max_work``: how many subschemas one validation may apply in place (each branch of ``allOf``,
+    ``anyOf``, ``oneOf``, ``not``, each ``$ref`` followed) beyond :data:`WORK_PER_VALUE` for each value
+    in the instance; past it the answer is one ``limit`` error. A ``$ref`` graph that branches at
+    every step would otherwise take exponential time on one small value.
     A field out of range raises :class:`~toolreg.LimitsError`.
     """
 
@@ -29,19 +33,23 @@ class Limits:
     max_schema_depth: int = 128
     max_schema_size: int = 10_000
     allow_backtracking_patterns: bool = False
+    max_work: int = 10_000
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_backtracking_patterns, bool):
             raise LimitsError(
                 f"Limits.allow_backtracking_patterns must be a bool, not {self.allow_backtracking_patterns!r}"
             )
-        for name in ("max_depth", "max_schema_depth", "max_schema_size"):
+        for name in ("max_depth", "max_schema_depth", "max_schema_size", "max_work"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise LimitsError(f"Limits.{name} must be a positive int, not {value!r}")
 
 
 DEFAULT_LIMITS = Limits()
+# What each value of an instance adds to max_work: real schemas apply a few dozen subschemas in place
+# to one value; a union of hundreds of branches over every item of a long array reaches the limit.
+WORK_PER_VALUE = 50
 # Every ``limits=`` argument takes a Limits, or a mapping of some of its fields over the defaults.
 LimitsLike = Limits | Mapping[str, Any]
 _FIELDS = [field.name for field in fields(Limits)]

@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 from ._errors import Masked, SchemaError, ValidationError, trusted_error
 from ._json import NotJSON, find_non_json, json_copy, plain_copy
-from ._keywords import KEYWORDS, Check, Path, Site, no_check
+from ._keywords import KEYWORDS, Check, Path, Site, no_check, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._pointer import escape, masked_pointer, split, to_pointer
 
@@ -160,6 +160,7 @@ class _Compiler:
         checks = self.checks
 
         def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            spend(errors)
             checks[pointer](instance, path, errors)
 
         return target

@@ -6,8 +6,9 @@ from typing import Any
 
 from ._codegen import FastCheck, generate
 from ._errors import OK, Result, ValidationError, trusted_error
-from ._json import find_non_json, json_copy, json_key
-from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
+from ._json import json_copy, json_key, survey
+from ._keywords import Findings, OverBudget
+from ._limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits
 from ._pointer import InstanceKey, masked_pointer, to_pointer
 from ._schema import Compiled, compile_schema
 
@@ -63,18 +64,27 @@ class Validator:
                 self._fast = self._reference_only
         return self._fast
 
-    def _reference_only(self, instance: Any) -> None:
+    def _reference_only(self, instance: Any, budget: int) -> None:
         return None
 
     def validate(self, instance: Any) -> Result:
         """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""
         fast = self._fast or self._build()
+        limits = self._compiled.limits
         try:
-            errors = fast(instance)
+            errors = fast(instance, limits.max_work)
+            if errors is OverBudget:
+                # A large instance earns more: count its values, then try once more with that budget.
+                problems, values = survey(instance, limits.max_depth)
+                errors = None if problems else fast(instance, _budget(limits, values))
+                if errors is OverBudget:
+                    # Both paths spend a step at the same places, so the reference walk would stop too.
+                    return [_over_budget(limits, values)]
         except RecursionError:
             errors = None  # a max_depth set past this Python's stack: the reference walk reports it
-        if errors is None:
+        if errors is None or errors is OverBudget:
             return self.validate_reference(instance)
+        assert isinstance(errors, list)
         return errors or OK
 
     def validate_reference(self, instance: Any) -> Result:
@@ -88,18 +98,33 @@ class Validator:
 
 def _walk(compiled: Compiled, instance: Any) -> list[ValidationError]:
     limit = compiled.limits.max_depth
-    problems = find_non_json(instance, limit)
+    problems, values = survey(instance, limit)
     if problems:
         # Schema keywords only speak of JSON values within the limits, so these come alone.
         return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems]
-    errors: list[ValidationError] = []
+    errors = Findings.budget(_budget(compiled.limits, values))
     try:
         compiled.checks[""](instance, (), errors)
+    except OverBudget:
+        return [_over_budget(compiled.limits, values)]
     except RecursionError:
         # Only a max_depth raised past what this Python's stack allows can get here.
         message = f"too deep to check within Python's recursion limit (max_depth is {limit})"
         return [ValidationError("", "", "depth", message, {"limit": limit})]
-    return errors
+    return list(errors)
+
+
+def _budget(limits: Limits, values: int) -> int:
+    return limits.max_work + WORK_PER_VALUE * values
+
+
+def _over_budget(limits: Limits, values: int) -> ValidationError:
+    budget = _budget(limits, values)
+    message = (
+        f"needs more than {budget} subschemas applied in place to check "
+        f"(max_work {limits.max_work}, and {WORK_PER_VALUE} for each of its {values} values)"
+    )
+    return ValidationError("", "", "limit", message, {"limit": budget})
 
 
 def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int) -> ValidationError:
