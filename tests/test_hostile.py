@@ -4,6 +4,7 @@ import json
 import tracemalloc
 
 import pytest
+import re2
 import regress
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,7 +13,7 @@ import toolreg
 import toolreg._keywords
 from toolreg._cli import main
 from toolreg._json import json_key
-from toolreg._regex import Pattern, to_re2
+from toolreg._regex import _RE2_OPTIONS, Pattern, to_re2
 
 
 def nested_schema(levels, shape):
@@ -218,8 +219,14 @@ def test_the_linear_engine_judges_as_ecma_262_does(pattern, texts):
     except regress.RegressError:
         return  # not ECMA-262 in Unicode mode; toolreg refuses it (tested elsewhere)
     compiled = Pattern(pattern)
+    translated = to_re2(pattern)
+    # RE2 itself, whatever the length: short strings may go to regress when the shape allows.
+    linear = None if translated is None else re2.compile(translated, _RE2_OPTIONS)
     for text in texts:
-        assert compiled.search(text) is (reference.find(text) is not None), (pattern, text, to_re2(pattern))
+        expected = reference.find(text) is not None
+        assert compiled.search(text) is expected, (pattern, text)
+        if linear is not None:
+            assert (linear.search(text) is not None) is expected, (pattern, text, translated)
 
 
 def test_one_bad_value_deep_in_a_wide_argument_costs_memory_in_its_size():
@@ -415,3 +422,55 @@ def test_a_large_instance_earns_a_larger_budget():
     assert [
         e.keyword for e in toolreg.compile(branching_references(8), limits={"max_work": 10}).validate(1)
     ] == ["limit"]
+
+
+@pytest.mark.parametrize("schema", [{}, True, {"properties": {"a": {"type": "string"}}}])
+def test_a_tool_takes_an_object_whatever_its_schema_leaves_out(schema):
+    registry = toolreg.ToolRegistry()
+    registry.register("t", schema, print)
+    for arguments in ("rm -rf /", ["rm", "-rf", "/"], 1, None):
+        [error] = registry.validate("t", arguments)
+        assert (error.path, error.keyword, error.facts["expected_type"]) == ("", "type", "object")
+    assert registry.is_valid("t", {})
+
+
+@pytest.mark.parametrize("text", ["\x1b[2J", "a\u202eb", "\x85", "zero\u200bwidth", "\x00"])
+def test_descriptions_and_titles_hold_nothing_invisible(text):
+    registry = toolreg.ToolRegistry()
+    for option in ("description", "title", "details"):
+        with pytest.raises(toolreg.InvalidToolError):
+            registry.register("t", {}, print, **{option: text})
+    assert len(registry) == 0
+    registry.register("t", {}, print, details="two\nlines\twith a tab")
+
+
+class HostileDict(dict):
+    def __iter__(self):
+        raise ZeroDivisionError("a dict of the caller's")
+
+    items = keys = __len__ = __contains__ = __getitem__ = __iter__
+
+
+class HostileInt(int):
+    def __eq__(self, other):
+        raise ZeroDivisionError("an int of the caller's")
+
+    __hash__ = int.__hash__
+    __int__ = __lt__ = __gt__ = __eq__
+
+
+def test_hostile_subclasses_are_read_with_the_builtin_methods():
+    schema = {"type": "object", "properties": {"a": {"enum": [1, 2], "minimum": 2}}, "required": ["a"]}
+    validator = toolreg.compile(schema)
+    [error] = validator.validate(HostileDict(a=HostileInt(1)))
+    assert (error.path, error.keyword) == ("/a", "minimum")
+    assert validator.validate_reference(HostileDict(a=HostileInt(2))) == []
+
+
+def test_a_dict_changed_while_it_is_read_still_gets_an_answer():
+    class Growing(dict):
+        def items(self):
+            self[f"k{len(self)}"] = 1
+            return dict.items(self)
+
+    assert toolreg.validate({"additionalProperties": {"type": "integer"}}, Growing(a=1)) == []

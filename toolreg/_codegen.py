@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._errors import ValidationError
-from ._keywords import BranchCheck, Findings, OverBudget, Path, spend
+from ._keywords import BranchCheck, Findings, OverBudget, Path
 from ._pointer import InstanceKey, to_pointer
 from ._regex import Pattern
 from ._schema import Compiled
@@ -109,7 +109,6 @@ class _Source:
             "K": InstanceKey,
             "Findings": Findings,
             "OverBudget": OverBudget,
-            "spend": spend,
         }
         self.counter = 0
 
@@ -187,6 +186,11 @@ class _Generator:
         """How many levels of containers the value at ``path`` may still hold."""
         return f"{self.source.constant(self.compiled.limits.max_depth)} - ({self.depth_of(path)})"
 
+    def spend(self, depth: int) -> None:
+        """One step of the work budget, inline: a call would cost more than the step itself."""
+        self.source.line(depth, "errors.left[0] -= 1")
+        self.source.line(depth, "if errors.left[0] < 0: raise OverBudget")
+
     def keyword_check(self, location: Path, keyword: str) -> str:
         return self.source.constant(self.compiled.keyword_checks[to_pointer(location + (keyword,))])
 
@@ -211,7 +215,7 @@ class _Generator:
         # step of the work budget, at the same places as in the reference walk, so both stop alike.
         if "$ref" in schema:
             target = self.function_for(self.compiled.ref_targets[to_pointer(location + ("$ref",))])
-            line(depth, "spend(errors)")
+            self.spend(depth)
             line(depth, f"{target}({value}, {_path_expression(path)}, errors, {self.depth_of(path)})")
         if "type" in schema:
             names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
@@ -238,14 +242,14 @@ class _Generator:
                 self.report(location, "const", value, path, depth + 1)
         self.emit_by_type(schema, location, value, kind, path, depth)
         for index, branch in enumerate(schema.get("allOf", ())):
-            line(depth, "spend(errors)")
+            self.spend(depth)
             self.emit(branch, location + ("allOf", index), value, path, depth)
         for keyword in ("anyOf", "oneOf"):
             if keyword in schema:
                 self.emit_branches(schema, location, keyword, value, path, depth)
         if "not" in schema:
             scratch = self.source.fresh("s")
-            line(depth, "spend(errors)")
+            self.spend(depth)
             line(depth, f"{scratch} = errors.scratch()")
             line(
                 depth,
@@ -282,7 +286,7 @@ class _Generator:
             inner = depth + 1 if keyword == "anyOf" and index > 0 else depth
             if inner > depth:
                 line(depth, f"if {passed} == 0:")
-            line(inner, "spend(errors)")
+            self.spend(inner)
             line(inner, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
             line(inner, f"{passed} += not {scratch}")
             scratches.append(scratch)
@@ -447,14 +451,16 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     generator.drop_needless_entry_check(root)
     source = generator.source
     source.line(0, "def validate(instance, budget):")
-    source.line(1, "errors = Findings.budget(budget)")
+    # Only code that applies subschemas in place spends the budget; the rest needs no counter.
+    spends = any("errors.left" in line for line in source.lines)
+    source.line(1, "errors = Findings.budget(budget)" if spends else "errors = []")
     source.line(1, "try:")
     source.line(2, f"{root}(instance, (), errors, 0)")
     source.line(1, "except NotPlainJSON:")
     source.line(2, "return None")
     source.line(1, "except OverBudget:")
     source.line(2, "return OverBudget")
-    source.line(1, "return list(errors)")
+    source.line(1, "return list(errors)" if spends else "return errors")
     text = "\n".join(source.lines) + "\n"
     namespace = dict(source.namespace)
     exec(compile(text, "<toolreg fast path>", "exec"), namespace)

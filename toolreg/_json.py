@@ -160,17 +160,18 @@ def _copy(value: Any, depth_left: int) -> Any:
 def plain_copy(value: Any) -> Any:
     """A copy of a JSON value built of subclasses of its types (an ``IntEnum``, an ``OrderedDict``)
     made of the exact built-in types; :func:`find_non_json` must have found nothing in it."""
+    # The built-in types' own methods, never a subclass's: a hostile override cannot run here.
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
-        return int(value)
+        return int.__int__(value)
     if isinstance(value, float):
-        return float(value)
+        return float.__float__(value)
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, list):
-        return [plain_copy(item) for item in value]
-    return {str.__str__(key): plain_copy(item) for key, item in value.items()}
+        return [plain_copy(item) for item in list.__iter__(value)]
+    return {str.__str__(key): plain_copy(item) for key, item in dict.items(value)}
 
 
 # Where a value stands, as a chain back to the root: (parent, token, depth); the root is None.
@@ -195,16 +196,20 @@ def find_non_json(value: object, max_depth: int | None = None) -> list[Problem]:
     return survey(value, max_depth)[0]
 
 
-def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], int]:
-    """Every place in ``value`` that is not JSON, as ``(path, keyword, reason)``, in document order,
-    and how many values it holds (itself included).
+_EXACT = frozenset({dict, list, str, int, float, bool, type(None)})
+
+
+def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], int, bool]:
+    """Every place in ``value`` that is not JSON, as ``(path, keyword, reason)``, in document order;
+    how many values it holds (itself included); and whether all are of the exact built-in types
+    (no ``OrderedDict``, no ``IntEnum``). It reads containers with the built-in types' own methods.
 
     The keyword is ``json``, or ``depth`` for a container nested deeper than ``max_depth``
     levels, which is not entered. The walk keeps its own stack, so depth costs memory rather
     than Python frames, and a container met again on its own path is reported as a cycle.
     """
     problems: list[Problem] = []
-    values = 0
+    values, exact = 0, True
     open_containers: set[int] = set()
     # Entries are (place, value, closing): closing marks the point where a container is left.
     stack: list[tuple[_Place, object, bool]] = [(None, value, False)]
@@ -214,6 +219,7 @@ def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], 
             open_containers.discard(id(item))
             continue
         values += 1
+        exact = exact and type(item) in _EXACT
         depth = 0 if place is None else place[2]
         if isinstance(item, (list, dict)):
             if max_depth is not None and depth >= max_depth:
@@ -226,12 +232,11 @@ def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], 
             stack.append((place, item, True))
             children: list[tuple[_Place, object, bool]] = []
             if isinstance(item, list):
-                children = [
-                    ((place, index, depth + 1), child, False) for index, child in enumerate(list(item))
-                ]
+                items = list(list.__iter__(item))
+                children = [((place, index, depth + 1), child, False) for index, child in enumerate(items)]
             else:
                 # One copy, taken whole: another thread changing the dict cannot break the walk.
-                for key, child in list(item.items()):
+                for key, child in list(dict.items(item)):
                     if not isinstance(key, str):
                         reason = f"an object key of Python type {type(key).__name__}"
                         problems.append((_path_of(place), "json", reason))
@@ -243,4 +248,4 @@ def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], 
                 problems.append((_path_of(place), "json", f"{item} is not a JSON number"))
             else:
                 problems.append((_path_of(place), "json", f"a value of Python type {type(item).__name__}"))
-    return problems, values
+    return problems, values, exact

@@ -40,9 +40,10 @@ def to_pointer(tokens: Iterable[Token]) -> str:
 
 def masked_pointer(tokens: tuple[Token, ...]) -> str | None:
     """The pointer with each :class:`InstanceKey` as ``*``; None when the path holds none."""
-    if not any(type(token) is InstanceKey for token in tokens):
-        return None
-    return to_pointer("*" if type(token) is InstanceKey else token for token in tokens)
+    for token in tokens:
+        if type(token) is InstanceKey:
+            return to_pointer("*" if type(token) is InstanceKey else token for token in tokens)
+    return None
 
 
 def split(pointer: str) -> list[str]:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 import re2
 import regress
 
-__all__ = ["Pattern", "RegexSyntaxError", "backtracking_risk", "to_re2"]
+__all__ = ["Pattern", "RegexSyntaxError", "backtracking_risk", "to_re2", "translate"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RE2_OPTIONS = re2.Options()
@@ -34,7 +35,7 @@ class Pattern:
     ``linear`` says whether RE2 runs it (time linear in the text) or ``regress`` does.
     """
 
-    __slots__ = ("source", "linear", "_regex")
+    __slots__ = ("source", "linear", "_backtracking", "_linear", "_short_ok")
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -46,23 +47,50 @@ class Pattern:
             raise RegexSyntaxError(str(error)) from None
         except (TypeError, ValueError, UnicodeError) as error:
             raise RegexSyntaxError(str(error)) from None
-        translated = to_re2(source)
-        self._regex: Any = backtracking
-        self.linear = False
+        self._backtracking = backtracking
+        self._linear: Callable[[str], bool] | None = None
+        self._short_ok = False
+        translated = translate(source)
         # Past RE2's own limits (its memory budget) a pattern stays on regress, behind the guard.
         with contextlib.suppress(re2.error):
             if translated is not None:
-                self._regex, self.linear = re2.compile(translated, _RE2_OPTIONS), True
+                self._linear = _linear_search(re2.compile(translated[0], _RE2_OPTIONS))
+                # regress answers a short string faster than RE2's binding can be called, and with
+                # at most one choice of how often to repeat and no repeated group, a backtracking
+                # search of n characters takes at most about n * n steps.
+                self._short_ok = translated[1]
+        self.linear = self._linear is not None
 
     def search(self, text: str) -> bool:
         """True when the pattern matches somewhere in ``text`` (a search, not a full match)."""
-        if _SURROGATE.search(text):
+        try:
+            if self._linear is not None and (len(text) > _SHORT or not self._short_ok):
+                return self._linear(text)
+            return self._backtracking.find(text) is not None
+        except UnicodeError:
             # Both engines take UTF-8, which a lone surrogate (legal in a JSON string) lacks; U+FFFD
             # stands in for each, keeping the code-point count and matching no ASCII class.
-            text = _SURROGATE.sub("\ufffd", text)
-        if self.linear:
-            return self._regex.search(text) is not None
-        return self._regex.find(text) is not None
+            return self.search(_SURROGATE.sub("\ufffd", text))
+
+
+# Strings up to this long go to regress when the pattern's shape keeps that quadratic at worst.
+_SHORT = 256
+_UNANCHORED = getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None)
+
+
+def _linear_search(compiled: Any) -> Callable[[str], bool]:
+    """RE2's search as one call: its matcher directly where the binding exposes it (the public
+    ``search`` also builds a match object and maps byte offsets back, five times the cost)."""
+    matcher = getattr(compiled, "_regexp", None)
+    if matcher is None or _UNANCHORED is None:
+        return lambda text: compiled.search(text) is not None
+    anchor = _UNANCHORED.UNANCHORED
+
+    def search(text: str) -> bool:
+        encoded = text.encode("utf-8")
+        return bool(matcher.Match(anchor, encoded, 0, len(encoded))[0][0] != -1)
+
+    return search
 
 
 class _Untranslatable(Exception):
@@ -87,16 +115,27 @@ def to_re2(source: str) -> str | None:
     ``source`` must be valid in Unicode mode (``regress`` checks that first). Every literal becomes
     ``\\x{…}``, so no character means something else in RE2; groups stop capturing.
     """
+    translated = translate(source)
+    return None if translated is None else translated[0]
+
+
+def translate(source: str) -> tuple[str, bool] | None:
+    """:func:`to_re2`'s answer, and whether the pattern has at most one quantifier that chooses how
+    often to repeat (``*``, ``+``, ``?``, ``{n,m}``) and no repeated group."""
+    translator = _Translator(source)
     try:
-        return _Translator(source).pattern()
+        translated = translator.pattern()
     except (_Untranslatable, IndexError, ValueError):
         return None
+    return translated, translator.choices <= 1 and not translator.repeated_group
 
 
 class _Translator:
     def __init__(self, source: str) -> None:
         self.source = source
         self.index = 0
+        self.choices = 0
+        self.repeated_group = False
 
     def peek(self, length: int = 1) -> str:
         return self.source[self.index : self.index + length]
@@ -134,7 +173,9 @@ class _Translator:
         if char == "\\" and self.peek() in ("b", "B"):
             return "\\" + self.take()  # ASCII word boundaries in both, without the i flag
         atom = self.atom(char)
-        return atom + self.quantifier()
+        quantifier = self.quantifier()
+        self.repeated_group = self.repeated_group or (char == "(" and quantifier not in ("", "{0}", "{1}"))
+        return atom + quantifier
 
     def atom(self, char: str) -> str:
         if char == ".":
@@ -165,6 +206,7 @@ class _Translator:
         if char in ("*", "+", "?"):
             self.index += 1
             text = char
+            self.choices += 1
         elif char == "{":
             match = _REPEAT.match(self.source, self.index)
             if match is None:
@@ -173,6 +215,8 @@ class _Translator:
                 raise _Untranslatable("a repeat count above RE2's 1000")
             self.index = match.end()
             text = match.group()
+            fixed = match.group(2) is None or match.group(3) == match.group(1)
+            self.choices += not fixed
         else:
             return ""
         if self.peek() == "?":

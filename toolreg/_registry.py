@@ -18,10 +18,12 @@ from ._errors import (
     Result,
     SchemaError,
     UnknownToolError,
+    ValidationError,
     freeze,
     thaw,
 )
-from ._json import NotJSON, json_copy
+from ._feedback import printable
+from ._json import NotJSON, json_copy, json_type
 from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._validator import Validator
@@ -218,6 +220,7 @@ class ToolRegistry:
         _one_line(name, "description", description)
         if not isinstance(details, str):
             raise InvalidToolError(f"details of {name!r} must be a string")
+        _shown(name, "details", details, allowed="\n\t")
         if not isinstance(idempotent, bool):
             raise InvalidToolError(f"idempotent of {name!r} must be a bool")
         if timeout_ms is not None and (
@@ -237,7 +240,7 @@ class ToolRegistry:
                 )
         kept = _meta(name, meta)
         validator = Validator(schema, self.limits)
-        _require_object_type(validator.schema)
+        validate = validator.validate if _require_object_type(validator.schema) else _objects_only(validator)
         output_validator = None
         if output_schema is not None:
             try:
@@ -263,7 +266,7 @@ class ToolRegistry:
             if name in self._records and not override:
                 raise DuplicateToolError(name)
             # In place, so registering n tools costs O(n), not O(n²); an existing key keeps its place.
-            self._validators[name] = validator.validate
+            self._validators[name] = validate
             self._records[name] = record
         return record
 
@@ -374,6 +377,16 @@ def _one_line(name: str, what: str, text: object) -> None:
     if not isinstance(text, str) or LINE_BREAK.search(text):
         extra = "; put longer text in details=" if what == "description" else ""
         raise InvalidToolError(f"{what} of {name!r} must be a string of one line{extra}")
+    _shown(name, what, text)
+
+
+def _shown(name: str, what: str, text: str, allowed: str = "") -> None:
+    """Refuse characters that would reach a model or a screen as control: ESC, bidi overrides…"""
+    hidden = next((char for char in text if char not in allowed and printable(char) != char), None)
+    if hidden is not None:
+        raise InvalidToolError(
+            f"{what} of {name!r} holds U+{ord(hidden):04X}, which no one would see printed"
+        )
 
 
 def _meta(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -397,7 +410,8 @@ def _meta(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
     return kept
 
 
-def _require_object_type(schema: Any) -> None:
+def _require_object_type(schema: Any) -> bool:
+    """Refuse a schema that accepts no object; say whether it refuses everything else itself."""
     if schema is False:
         raise SchemaError("a tool's schema must accept an argument object; 'false' accepts nothing")
     if isinstance(schema, dict) and "type" in schema:
@@ -409,3 +423,18 @@ def _require_object_type(schema: Any) -> None:
                 schema_path="/type",
                 keyword="type",
             )
+        return True
+    return False
+
+
+def _objects_only(validator: Validator) -> Callable[[Any], Result]:
+    """A schema with no "type" (or ``true``) accepts "rm -rf /"; a tool's arguments are an object."""
+
+    def validate(args: Any) -> Result:
+        if isinstance(args, dict):
+            return validator.validate(args)
+        actual = json_type(args) or type(args).__name__
+        message = f"expected object, got {actual}: a tool's arguments are an object"
+        return [ValidationError("", "", "type", message, {"expected_type": "object", "actual_type": actual})]
+
+    return validate

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from ._codegen import FastCheck, generate
 from ._errors import OK, Result, ValidationError, trusted_error
-from ._json import json_copy, json_key, survey
+from ._json import json_copy, json_key, plain_copy, survey
 from ._keywords import Findings, OverBudget
 from ._limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits
 from ._pointer import InstanceKey, masked_pointer, to_pointer
@@ -70,22 +71,33 @@ class Validator:
     def validate(self, instance: Any) -> Result:
         """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""
         fast = self._fast or self._build()
-        limits = self._compiled.limits
         try:
-            errors = fast(instance, limits.max_work)
-            if errors is OverBudget:
-                # A large instance earns more: count its values, then try once more with that budget.
-                problems, values = survey(instance, limits.max_depth)
-                errors = None if problems else fast(instance, _budget(limits, values))
-                if errors is OverBudget:
+            errors = fast(instance, self._compiled.limits.max_work)
+        except (RecursionError, RuntimeError):
+            # A max_depth set past this Python's stack, or another thread changing a container as
+            # we read it: the reference walk answers (it copies first).
+            errors = None
+        if type(errors) is list:
+            return errors or OK
+        return self._answer_otherwise(instance, errors)
+
+    def _answer_otherwise(self, instance: Any, answer: object) -> Result:
+        """When the fast path could not answer: a value it cannot vouch for, or a spent budget."""
+        limits = self._compiled.limits
+        if answer is OverBudget:
+            # A large instance earns more: count its values, then try once more with that budget.
+            problems, values, _ = survey(instance, limits.max_depth)
+            if not problems:
+                try:
+                    answer = self._build()(instance, _budget(limits, values))
+                except (RecursionError, RuntimeError):
+                    answer = None
+                if answer is OverBudget:
                     # Both paths spend a step at the same places, so the reference walk would stop too.
                     return [_over_budget(limits, values)]
-        except RecursionError:
-            errors = None  # a max_depth set past this Python's stack: the reference walk reports it
-        if errors is None or errors is OverBudget:
-            return self.validate_reference(instance)
-        assert isinstance(errors, list)
-        return errors or OK
+                if type(answer) is list:
+                    return answer or OK
+        return self.validate_reference(instance)
 
     def validate_reference(self, instance: Any) -> Result:
         """The same answer as :meth:`validate`, from the recursive reference walk."""
@@ -98,13 +110,23 @@ class Validator:
 
 def _walk(compiled: Compiled, instance: Any) -> list[ValidationError]:
     limit = compiled.limits.max_depth
-    problems, values = survey(instance, limit)
+    problems, values, exact = survey(instance, limit)
     if problems:
         # Schema keywords only speak of JSON values within the limits, so these come alone.
         return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems]
+    if not exact:
+        # Subclasses (an OrderedDict, an IntEnum, or a hostile one overriding __iter__ or __eq__) are
+        # read once with the built-in types' own methods; the checks then see plain values only.
+        with contextlib.suppress(RecursionError):
+            instance = plain_copy(instance)
     errors = Findings.budget(_budget(compiled.limits, values))
     try:
-        compiled.checks[""](instance, (), errors)
+        try:
+            compiled.checks[""](instance, (), errors)
+        except RuntimeError:
+            # Another thread changed a container while we read it: judge one copy, taken whole.
+            errors = Findings.budget(_budget(compiled.limits, values))
+            compiled.checks[""](plain_copy(instance), (), errors)
     except OverBudget:
         return [_over_budget(compiled.limits, values)]
     except RecursionError:
