@@ -37,7 +37,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
 
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py tests/test_hostile.py tests/test_promises.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

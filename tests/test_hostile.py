@@ -474,3 +474,72 @@ def test_a_dict_changed_while_it_is_read_still_gets_an_answer():
             return dict.items(self)
 
     assert toolreg.validate({"additionalProperties": {"type": "integer"}}, Growing(a=1)) == []
+
+
+@pytest.mark.parametrize("odd", [5, None, [1], "dict", {"type": 5}])
+def test_the_leaderboard_normaliser_refuses_odd_input_cleanly(odd):
+    with pytest.raises(toolreg.SchemaError):
+        toolreg.normalize_bfcl(odd)
+
+
+def test_the_leaderboard_normaliser_refuses_deep_input_cleanly():
+    deep = current = {"type": "dict", "properties": {}}
+    for _ in range(3000):
+        current["properties"]["a"] = current = {"type": "dict", "properties": {}}
+    with pytest.raises(toolreg.SchemaError, match="128"):
+        toolreg.normalize_bfcl(deep)
+
+
+def test_a_strict_export_never_leaves_a_reference_pointing_elsewhere():
+    registry = toolreg.ToolRegistry()
+    union = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    schema = {
+        "type": "object",
+        "properties": {"a": union, "b": {"$ref": "#/properties/a/anyOf/1"}},
+        "required": ["b"],
+    }
+    registry.register("t", schema, print)
+    with pytest.raises(toolreg.ExportError) as caught:
+        registry.export("openai", strict=True)
+    assert caught.value.schema_path == "/properties/b/$ref"
+    fine = {"type": "object", "properties": {"b": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}
+    registry.register("u", fine, print)
+    [exported] = registry.export("openai", names=["u"], strict=True)
+    assert exported["function"]["parameters"]["properties"]["b"] == {
+        "anyOf": [{"$ref": "#/$defs/s"}, {"type": "null"}]
+    }
+
+
+HOSTILE_VALUES = st.recursive(
+    st.one_of(
+        st.sampled_from([float("nan"), float("inf"), "\ud800", "\x1b[2J", "a" * 3000]),
+        # Built when drawn: Hypothesis cannot even write an integer past 4300 digits in its report.
+        st.integers(4400, 5000).map(lambda digits: -(10**digits)),
+        st.integers(),
+        st.floats(),
+        st.text(max_size=5),
+        st.booleans(),
+        st.none(),
+        st.builds(HostileInt, st.integers(-3, 3)),
+    ),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text(max_size=3), children, max_size=3)
+        | st.dictionaries(st.text(max_size=3), children, max_size=2).map(HostileDict)
+        | st.lists(children, max_size=2).map(tuple)
+    ),
+    max_leaves=10,
+)
+
+
+HOSTILE_SCHEMAS = st.integers(1, 12).map(branching_references) | st.just(NULLABLE_TREE)
+
+
+@given(HOSTILE_SCHEMAS, st.lists(HOSTILE_VALUES, max_size=3))
+def test_hostile_instances_get_answers_never_other_exceptions(schema, instances):
+    validator = toolreg.compile(schema, limits={"max_work": 500})
+    for instance in instances:
+        for errors in (validator.validate(instance), validator.validate_reference(instance)):
+            feedback = toolreg.format_errors(errors, mask=True)
+            json.dumps(feedback.as_mcp_result())
+            assert "\x1b" not in feedback.text

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._errors import InvalidToolError, SchemaError, ToolregError
+from ._json import NotJSON, json_copy
 from ._pointer import to_pointer
 from ._providers import MCP_MODELLED
 from ._registry import LINE_BREAK, MCP_HINTS, check_tool_name, join_description
@@ -231,8 +231,13 @@ def normalize_bfcl(parameters: Any) -> dict[str, Any]:
     their JSON types; the non-standard ``optional`` flag is dropped (``required`` says it), and a
     bare map of parameters becomes an object schema. A type it cannot map is a SchemaError.
     """
-    schema = copy.deepcopy(parameters)
-    bare = isinstance(schema, dict) and schema and "type" not in schema and "properties" not in schema
+    if not isinstance(parameters, dict):
+        raise SchemaError(f"parameters must be an object, not {type(parameters).__name__}")
+    try:
+        schema = json_copy(parameters, 128)
+    except NotJSON:
+        raise SchemaError("parameters must be JSON nested at most 128 levels deep") from None
+    bare = schema and "type" not in schema and "properties" not in schema
     if bare and all(isinstance(item, dict) and "type" in item for item in schema.values()):
         schema = {"type": "object", "properties": schema}
     return _normalize(schema, ())  # type: ignore[no-any-return]

@@ -7,9 +7,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote
 
 from ._errors import ExportError, UnknownProviderError
-from ._pointer import to_pointer
+from ._pointer import split, to_pointer
 
 __all__ = [
     "MCP_MODELLED",
@@ -140,10 +141,49 @@ def openai_strict(schema: dict[str, Any], name: str) -> dict[str, Any]:
     """
     if "anyOf" in schema:
         raise ExportError(f"{name}: OpenAI strict mode forbids anyOf at the root", schema_path="/anyOf")
-    return _strict(schema, (), name, 0)  # type: ignore[no-any-return]
+    nullable: set[str] = set()
+    converted: dict[str, Any] = _strict(schema, (), name, 0, nullable)
+    _references_resolve(converted, nullable, name)
+    return converted
 
 
-def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int) -> Any:
+def _references_resolve(root: dict[str, Any], nullable: set[str], name: str) -> None:
+    """Refuse a strict form in which a ``$ref`` no longer means what it meant: one that points at
+    nothing, or at or into an optional property that strict mode made nullable (a ``$ref`` there
+    would accept ``null``, and a pointer into its ``anyOf`` wrapper names another schema)."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(root, ())]
+    while stack:
+        node, here = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, here + (index,)) for index, item in enumerate(node))
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            target = unquote(ref[1:]) if isinstance(ref, str) else ""
+            moved = any(target == pointer or target.startswith(pointer + "/") for pointer in nullable)
+            if isinstance(ref, str) and (moved or not _resolves(root, ref)):
+                raise ExportError(
+                    f"{name}: in OpenAI's strict form '$ref' {ref!r} would point at an optional property "
+                    "made nullable, or at nothing; refer to a schema under $defs instead",
+                    schema_path=to_pointer(here + ("$ref",)),
+                )
+            stack.extend((item, here + (key,)) for key, item in node.items() if key != "$ref")
+
+
+def _resolves(root: Any, ref: str) -> bool:
+    if not ref.startswith("#"):
+        return False
+    target = root
+    for token in split(unquote(ref[1:])) if ref != "#" else []:
+        if isinstance(target, dict) and token in target:
+            target = target[token]
+        elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+            target = target[int(token)]
+        else:
+            return False
+    return True
+
+
+def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int, nullable: set[str]) -> Any:
     if not isinstance(schema, dict):
         if schema is True:
             return {}
@@ -169,13 +209,14 @@ def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int)
             )
         if keyword in ("$defs", "definitions", "properties"):
             converted[keyword] = {
-                key: _strict(item, location + (keyword, key), name, depth + 1) for key, item in value.items()
+                key: _strict(item, location + (keyword, key), name, depth + 1, nullable)
+                for key, item in value.items()
             }
         elif keyword == "items":
-            converted[keyword] = _strict(value, location + (keyword,), name, depth + 1)
+            converted[keyword] = _strict(value, location + (keyword,), name, depth + 1, nullable)
         elif keyword == "anyOf":
             converted[keyword] = [
-                _strict(item, location + (keyword, index), name, depth + 1)
+                _strict(item, location + (keyword, index), name, depth + 1, nullable)
                 for index, item in enumerate(value)
             ]
         else:
@@ -186,6 +227,7 @@ def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int)
         for key, item in properties.items():
             if key not in required:
                 properties[key] = _nullable(item)
+                nullable.add(to_pointer(location + ("properties", key)))
         converted["required"] = list(properties)
         converted["additionalProperties"] = False
     return converted
