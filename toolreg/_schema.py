@@ -102,14 +102,6 @@ class _Compiler:
             pointer = to_pointer(location)
         if pointer in self.checks:
             return self.checks[pointer]
-        if pointer in self.compiling:
-            # A recursive $ref: the check is looked up when it runs, by which time it exists.
-            checks = self.checks
-
-            def later(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-                checks[pointer](instance, path, errors)
-
-            return later
         if len(self.checks) + len(self.compiling) >= self.limits.max_schema_size:
             raise SchemaError(
                 f"a schema may hold at most {self.limits.max_schema_size} subschemas (max_schema_size)",
