@@ -166,8 +166,9 @@ def test_patterns_that_backtrack_exponentially_run_on_the_linear_engine(pattern)
     # took minutes on 40 characters.
     assert Pattern(pattern).linear
     validator = toolreg.compile({"pattern": pattern})
-    # Judged as ECMA-262 judges them, on strings short enough for the backtracking engine.
-    for text in ("", "a", "aab", "a" * 8 + "!", "-" * 8 + "!", "xxy", "a" * 12):
+    # Judged as ECMA-262 judges them, on strings short enough for the backtracking engine
+    # (it takes 20 s over ^(a?){30}a{30}$ and twelve a's).
+    for text in ("", "a", "aab", "aaaa!", "--!", "xxy", "-a-"):
         assert validator.is_valid(text) is (regress.Regex(pattern, "u").find(text) is not None), text
     # And answered at once on a string that would hold a backtracking engine for ever.
     assert validator.is_valid("a" * 100_000 + "!") is (pattern == "(.*a){12}")
