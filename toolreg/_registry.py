@@ -239,12 +239,12 @@ class ToolRegistry:
                     f"hints of {name!r} take {allowed} as true or false, not {hint!r}: {flag!r}"
                 )
         kept = _meta(name, meta)
-        validator = Validator(schema, self.limits)
+        validator = Validator(schema, limits=self.limits)
         validate = validator.validate if _require_object_type(validator.schema) else _objects_only(validator)
         output_validator = None
         if output_schema is not None:
             try:
-                output_validator = Validator(output_schema, self.limits)
+                output_validator = Validator(output_schema, limits=self.limits)
             except SchemaError as error:
                 raise SchemaError(
                     f"output_schema: {error.reason}", schema_path=error.schema_path, keyword=error.keyword

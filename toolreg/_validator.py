@@ -29,7 +29,7 @@ class Validator:
 
     __slots__ = ("_compiled", "_source", "_fast", "_key")
 
-    def __init__(self, schema: Any, limits: LimitsLike = DEFAULT_LIMITS) -> None:
+    def __init__(self, schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> None:
         self._compiled = compile_schema(schema, as_limits(limits))
         self._source: str | None = None
         self._fast: FastCheck | None = None
@@ -75,7 +75,7 @@ class Validator:
             errors = fast(instance, self._compiled.limits.max_work)
         except (RecursionError, RuntimeError):
             # A max_depth set past this Python's stack, or another thread changing a container as
-            # we read it: the reference walk answers (it copies first).
+            # we read it: the reference walk answers (from a copy, if a container changes again).
             errors = None
         if type(errors) is list:
             return errors or OK
@@ -162,7 +162,7 @@ def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int)
 
 def compile(schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> Validator:  # noqa: A001 - as re.compile
     """Check ``schema`` (raising SchemaError) and return a reusable :class:`Validator`."""
-    return Validator(schema, limits)
+    return Validator(schema, limits=limits)
 
 
 def validate(schema: Any, instance: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> Result:
