@@ -545,3 +545,13 @@ def test_hostile_instances_get_answers_never_other_exceptions(schema, instances)
             feedback = toolreg.format_errors(errors, mask=True)
             json.dumps(feedback.as_mcp_result())
             assert "\x1b" not in feedback.text
+
+
+def test_the_budget_holds_where_the_fast_path_hands_over_to_the_reference_checks():
+    # propertyNames runs its subschema through the reference check, even on the fast path.
+    schema = {"type": "object", "propertyNames": {"$ref": "#/$defs/a0"}, **branching_references(30)}
+    del schema["$ref"]
+    schema["$defs"]["a30"] = {"maxLength": 1}  # every name longer than one character fails, in 2**30 ways
+    validator = toolreg.compile(schema)
+    [error] = validator.validate({"name": 1})
+    assert error == validator.validate_reference({"name": 1})[0] and error.keyword == "limit"

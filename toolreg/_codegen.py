@@ -451,8 +451,9 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     generator.drop_needless_entry_check(root)
     source = generator.source
     source.line(0, "def validate(instance, budget):")
-    # Only code that applies subschemas in place spends the budget; the rest needs no counter.
-    spends = any("errors.left" in line for line in source.lines)
+    # Only a schema that applies subschemas in place somewhere (even where the reference checks run
+    # it, as under propertyNames) spends the budget; the rest needs no counter.
+    spends = bool(compiled.in_place)
     source.line(1, "errors = Findings.budget(budget)" if spends else "errors = []")
     source.line(1, "try:")
     source.line(2, f"{root}(instance, (), errors, 0)")
