@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._errors import InvalidToolError, SchemaError, ToolregError
-from ._json import NotJSON, json_copy
+from ._json import NotJSON, snapshot
 from ._pointer import to_pointer
 from ._providers import MCP_MODELLED
-from ._registry import LINE_BREAK, MCP_HINTS, check_tool_name, join_description
+from ._registry import LINE_BREAK, MCP_FLAGS, check_tool_name, join_description
 
 if TYPE_CHECKING:
     from ._registry import ToolRegistry
@@ -183,7 +183,7 @@ def _registration(tool: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str,
     idempotent = False
     other_annotations: dict[str, Any] = {}
     for key, value in given.items():
-        if key in MCP_HINTS or key == "idempotentHint":
+        if key in MCP_FLAGS:
             if not isinstance(value, bool):
                 notes.append((f"annotations.{key}", f"not a boolean ({value!r}); dropped"))
             elif key == "idempotentHint":
@@ -234,9 +234,12 @@ def normalize_bfcl(parameters: Any) -> dict[str, Any]:
     if not isinstance(parameters, dict):
         raise SchemaError(f"parameters must be an object, not {type(parameters).__name__}")
     try:
-        schema = json_copy(parameters, 128)
-    except NotJSON:
-        raise SchemaError("parameters must be JSON nested at most 128 levels deep") from None
+        schema = snapshot(parameters, 128)
+    except NotJSON as error:
+        path = to_pointer(error.problem[0]) if error.problem else ""
+        raise SchemaError(
+            f"parameters must be JSON nested at most 128 levels: {error}", schema_path=path
+        ) from None
     bare = schema and "type" not in schema and "properties" not in schema
     if bare and all(isinstance(item, dict) and "type" in item for item in schema.values()):
         schema = {"type": "object", "properties": schema}

@@ -37,7 +37,7 @@ def _json_text(text: str, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise _Refused(
-            f"{what} is not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            f"{what}: not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
     except RecursionError:
         raise _Refused(f"{what}: nested too deeply to read") from None

@@ -121,7 +121,7 @@ class ValidationError:
         message: str,
         facts: Mapping[str, Any] | None = None,
         *,
-        masked: tuple[str, str, Mapping[str, Any]] | None = None,
+        masked: Masked | None = None,
     ) -> None:
         frozen = {key: freeze(item) for key, item in (facts or {}).items()}
         if masked is not None:
@@ -260,7 +260,7 @@ class InvalidToolNameError(ToolregError, ValueError):
 
 class InvalidToolError(ToolregError, ValueError):
     """A registration argument other than the name or schema is refused: a handler that is not
-    callable, a description of more than one line, a handler whose signature the schema does not fit."""
+    callable, a description of more than one line, a ``meta`` that is not JSON."""
 
 
 class LimitsError(ToolregError, ValueError):

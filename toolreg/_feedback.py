@@ -55,6 +55,11 @@ def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _said(text: str, limit: int) -> str:
+    """``text`` escaped, then cut: what is shown is never longer than ``limit``."""
+    return _shorten(printable(text), limit)
+
+
 def format_errors(
     errors: Iterable[ValidationError],
     *,
@@ -78,13 +83,13 @@ def format_errors(
             raise InvalidToolError(f"format_errors: {name} must be a positive int, not {bound!r}")
     errors = list(errors)
     shown = [error.masked() for error in errors[:max_errors]] if mask else errors[:max_errors]
-    who = f"The arguments for {printable(_shorten(tool, max_chars))}" if tool else "The arguments"
+    who = f"The arguments for {_said(tool, max_chars)}" if tool else "The arguments"
     if not errors:
         return FormattedErrors(f"{who} are valid: there is nothing to fix.", ())
     lines, items = [], []
     for error in shown:
-        where = f"at {printable(_shorten(error.path, max_chars))}" if error.path else "the arguments"
-        lines.append(f"- {where}: {printable(_shorten(error.message, max_chars))}")
+        where = f"at {_said(error.path, max_chars)}" if error.path else "the arguments"
+        lines.append(f"- {where}: {_said(error.message, max_chars)}")
         items.append(_shortened(error.to_dict(), max_chars, max_errors))
     if len(errors) > max_errors:
         lines.append(f"- …and {len(errors) - max_errors} more")
@@ -95,7 +100,7 @@ def format_errors(
 
 def _shortened(value: Any, limit: int, most: int) -> Any:
     if isinstance(value, str):
-        return printable(_shorten(value, limit))
+        return _said(value, limit)
     if isinstance(value, list):
         kept = [_shortened(item, limit, most) for item in value[:most]]
         return kept + [f"…and {len(value) - most} more"] if len(value) > most else kept

@@ -17,6 +17,7 @@ __all__ = [
     "survey",
     "json_copy",
     "plain_copy",
+    "snapshot",
     "NotJSON",
 ]
 
@@ -121,7 +122,10 @@ def exact_number(value: int | float) -> Fraction:
 
 
 class NotJSON(ValueError):
-    """Raised by :func:`json_copy`; :func:`find_non_json` says where and why."""
+    """Raised by :func:`json_copy`, and by :func:`snapshot` with ``problem``, the first place that is
+    not JSON as ``(path, keyword, reason)``."""
+
+    problem: Problem | None = None
 
 
 def json_copy(value: Any, max_depth: int = 10**9) -> Any:
@@ -155,6 +159,21 @@ def _copy(value: Any, depth_left: int) -> Any:
     if kind is list:
         return [_copy(item, depth_left - 1) for item in value]
     raise NotJSON(kind.__name__)
+
+
+def snapshot(value: Any, max_depth: int) -> Any:
+    """A copy of a JSON value made of the exact built-in types, whatever subclasses it was built of;
+    raises NotJSON, with the first ``problem``, where it is not JSON or nests deeper than ``max_depth``."""
+    try:
+        return json_copy(value, max_depth)
+    except NotJSON:
+        pass  # a subclass, a cycle, a non-JSON value or depth: the walk below says which
+    problems = find_non_json(value, max_depth)
+    if problems:
+        error = NotJSON(problems[0][2])
+        error.problem = problems[0]
+        raise error
+    return plain_copy(value)
 
 
 def plain_copy(value: Any) -> Any:

@@ -639,14 +639,14 @@ def _no_branch_matched(
     def masked() -> Masked:
         # Built only when asked for: a masked copy at every level of a nested anyOf would double it.
         hidden = [[error.masked() for error in found] for found in outcomes]
-        facts: dict[str, Any] = {"branches": _branch_facts(hidden)}
-        if index is None:
-            return (pointer if own_masked is None else own_masked, message, facts)
         here = pointer if own_masked is None else own_masked
+        branches = {"branches": _branch_facts(hidden)}
+        if index is None:
+            return (here, message, branches)
         said = (
             f"{message}; the one for its type ({site.keyword}/{index}) says: {_details(hidden[index], here)}"
         )
-        return (here, said, {**facts, "branch": index})
+        return (here, said, {**branches, "branch": index})
 
     facts: dict[str, Any] = {"branches": _branch_facts(outcomes)}
     text = message  # `masked` reads `message` later, so it keeps its first value

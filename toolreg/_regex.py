@@ -230,7 +230,7 @@ class _Translator:
         parts = []
         while self.peek() != "]":
             low = self.class_atom()
-            if self.peek() == "-" and self.peek(2) != "-]" and self.peek(2)[1:] != "]":
+            if self.peek() == "-" and self.peek(2) != "-]":
                 self.index += 1
                 high = self.class_atom()
                 if not (isinstance(low, int) and isinstance(high, int)):
@@ -248,7 +248,7 @@ class _Translator:
         """A code point, or the inside of a class for an escape such as ``\\d``."""
         char = self.take()
         if char != "\\":
-            return _code_point(char)
+            return _checked(ord(char))
         if self.peek() == "b":
             self.index += 1
             return 0x08  # backspace, inside a class
@@ -299,10 +299,6 @@ class _Translator:
                 self.index += 6
                 return 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
         return _checked(code)
-
-
-def _code_point(char: str) -> int:
-    return _checked(ord(char))
 
 
 def _checked(code: int) -> int:

@@ -23,16 +23,26 @@ from ._errors import (
     thaw,
 )
 from ._feedback import printable
-from ._json import NotJSON, json_copy, json_type
+from ._json import NotJSON, json_type, snapshot
 from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._validator import Validator
 
-__all__ = ["ToolRecord", "ToolRegistry", "check_tool_name", "join_description", "MCP_HINTS", "LINE_BREAK"]
+__all__ = [
+    "ToolRecord",
+    "ToolRegistry",
+    "check_tool_name",
+    "join_description",
+    "MCP_HINTS",
+    "MCP_FLAGS",
+    "LINE_BREAK",
+]
 
 _SEGMENT = re.compile(r"[a-z0-9_]+", re.ASCII)
 # The MCP tool annotations a registration may set; idempotentHint comes from `idempotent`.
 MCP_HINTS = frozenset({"readOnlyHint", "destructiveHint", "openWorldHint"})
+# Every boolean MCP annotation toolreg sets itself: the hints, and idempotentHint from `idempotent`.
+MCP_FLAGS = MCP_HINTS | {"idempotentHint"}
 # Every character str.splitlines breaks at: a one-line text holds none of them.
 LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -240,7 +250,8 @@ class ToolRegistry:
                 )
         kept = _meta(name, meta)
         validator = Validator(schema, limits=self.limits)
-        validate = validator.validate if _require_object_type(validator.schema) else _objects_only(validator)
+        # The caller's schema, not a copy of the snapshot: it passed the check, and only its root is read.
+        validate = validator.validate if _require_object_type(schema) else _objects_only(validator)
         output_validator = None
         if output_schema is not None:
             try:
@@ -395,16 +406,16 @@ def _meta(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
     if not isinstance(meta, Mapping):
         raise InvalidToolError(f"meta of {name!r} must be a mapping of MCP tool fields")
     try:
-        kept: dict[str, Any] = json_copy(dict(meta), 64)
-    except NotJSON:
-        raise InvalidToolError(f"meta of {name!r} must be JSON") from None
+        kept: dict[str, Any] = snapshot(dict(meta), 64)
+    except NotJSON as error:
+        raise InvalidToolError(f"meta of {name!r} must be JSON: {error}") from None
     modelled = sorted(MCP_MODELLED & kept.keys())
     if modelled:
         raise InvalidToolError(f"meta of {name!r} holds {modelled}, which register's own arguments set")
     annotations = kept.get("annotations", {})
     if not isinstance(annotations, dict):
         raise InvalidToolError(f"meta['annotations'] of {name!r} must be an object")
-    taken = sorted((MCP_HINTS | {"idempotentHint"}) & annotations.keys())
+    taken = sorted(MCP_FLAGS & annotations.keys())
     if taken:
         raise InvalidToolError(f"meta['annotations'] of {name!r} holds {taken}; pass hints= and idempotent=")
     return kept

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ._errors import Masked, SchemaError, ValidationError, trusted_error
-from ._json import NotJSON, find_non_json, json_copy, plain_copy
+from ._json import NotJSON, snapshot
 from ._keywords import KEYWORDS, Check, Path, Site, no_check, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._pointer import escape, masked_pointer, split, to_pointer
@@ -261,16 +261,14 @@ def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses."""
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
-        snapshot = json_copy(schema, limits.max_schema_depth)
-    except NotJSON:
-        problems = find_non_json(schema, limits.max_schema_depth)
-        if problems:
-            path, keyword, reason = problems[0]
-            what = "is" if keyword == "depth" else "must be JSON, but holds"
-            raise SchemaError(f"a schema {what} {reason}", schema_path=to_pointer(path)) from None
-        snapshot = plain_copy(schema)  # JSON after all, built of subclasses of its types
-    compiler = _Compiler(snapshot, limits)
-    compiler.compile_all(snapshot)
+        copied = snapshot(schema, limits.max_schema_depth)
+    except NotJSON as error:
+        assert error.problem is not None
+        path, keyword, reason = error.problem
+        what = "is" if keyword == "depth" else "must be JSON, but holds"
+        raise SchemaError(f"a schema {what} {reason}", schema_path=to_pointer(path)) from None
+    compiler = _Compiler(copied, limits)
+    compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
 

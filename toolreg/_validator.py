@@ -10,7 +10,7 @@ from ._errors import OK, Result, ValidationError, trusted_error
 from ._json import json_copy, json_key, plain_copy, survey
 from ._keywords import Findings, OverBudget
 from ._limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits
-from ._pointer import InstanceKey, masked_pointer, to_pointer
+from ._pointer import to_pointer
 from ._schema import Compiled, compile_schema
 
 __all__ = ["Validator", "compile", "validate"]
@@ -151,13 +151,12 @@ def _over_budget(limits: Limits, values: int) -> ValidationError:
 
 def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int) -> ValidationError:
     # Found without the schema, so every name on the path may be the instance's own: masked, all go.
-    hidden = masked_pointer(tuple(InstanceKey(token) if isinstance(token, str) else token for token in path))
-    pointer = to_pointer(path)
+    pointer, hidden = to_pointer(path), to_pointer("*" if isinstance(token, str) else token for token in path)
     if keyword == "depth":
         facts = {"limit": limit}
-        return trusted_error(pointer, "", "depth", reason, facts, (hidden or pointer, reason, facts))
+        return trusted_error(pointer, "", "depth", reason, facts, (hidden, reason, facts))
     message = f"not a JSON value: {reason}"
-    return trusted_error(pointer, "", "json", message, {}, (hidden or pointer, message, {}))
+    return trusted_error(pointer, "", "json", message, {}, (hidden, message, {}))
 
 
 def compile(schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> Validator:  # noqa: A001 - as re.compile
