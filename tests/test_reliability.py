@@ -195,7 +195,7 @@ def test_valid_patterns_never_crash_registration(pattern):
     try:
         validator = toolreg.compile({"pattern": pattern})
     except toolreg.SchemaError as refused:
-        assert "exponential" in str(refused) or "cannot read" in str(refused)
+        assert "exponential" in str(refused) or "cannot bound" in str(refused)
     else:
         for text in ("", "a", "ab- ", "x"):
             assert validator.is_valid(text) is (regress.Regex(pattern, "u").find(text) is not None)

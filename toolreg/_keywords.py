@@ -371,8 +371,8 @@ def _pattern(value: Any, site: Site) -> Check:
     if risk and not site.compiler.limits.allow_backtracking_patterns:
         # A model's 40-character string could otherwise hold the validator for minutes.
         site.refuse(
-            f"can take exponential time on a long string ({risk}); rewrite it, or accept it with "
-            "Limits(allow_backtracking_patterns=True)"
+            f"needs a backtracking engine (for a look-around, back-reference or \\p{{…}}), where it can "
+            f"take {risk}; rewrite it, or accept it with Limits(allow_backtracking_patterns=True)"
         )
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:

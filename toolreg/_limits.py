@@ -20,8 +20,9 @@ class Limits:
     ``depth`` error at the first container past it, and no other error. ``max_schema_depth``: a schema
     document nested deeper, as JSON, is refused at registration; ``max_schema_size``: so is one with
     more subschemas. Tool arguments and schemas seen in real catalogs nest fewer than 10 levels.
-    ``allow_backtracking_patterns``: a ``pattern`` whose shape can take exponential time on a
-    backtracking engine (``^(a+)+$``) is refused unless this is set; see ``_regex.backtracking_risk``.
+    ``allow_backtracking_patterns``: a ``pattern`` that only the backtracking engine can run and
+    whose time cannot be shown linear in the string (``(?=x)\\d*\\d*y``) is refused unless this is
+    set; see ``_regex.backtracking_risk``.
     ``max_work``: how many subschemas one validation may apply in place (each branch of ``allOf``,
     ``anyOf``, ``oneOf``, ``not``, each ``$ref`` followed) beyond :data:`WORK_PER_VALUE` for each value
     in the instance; past it the answer is one ``limit`` error. A ``$ref`` graph that branches at

@@ -2,8 +2,9 @@
 
 Most patterns are translated into RE2's syntax, atom by atom with ECMA-262's meaning spelled out
 (``\\d`` is ``[0-9]``, ``.`` excludes the four line terminators, ``$`` is the end of the text), and run
-by RE2, whose time is linear in the text. What RE2 cannot express (look-arounds, back-references,
-``\\p{…}``, repeat counts above 1000) runs on ``regress``, a backtracking engine, behind the guard in
+by RE2, whose time is linear in the text; look-aheads right after a leading ``^`` become RE2 searches
+of their own. What RE2 cannot express (other look-arounds, back-references, ``\\p{…}``, repeat
+counts above 1000) runs on ``regress``, a backtracking engine, behind the guard in
 :func:`backtracking_risk`.
 """
 
@@ -59,6 +60,8 @@ class Pattern:
                 # at most one choice of how often to repeat and no repeated group, a backtracking
                 # search of n characters takes at most about n * n steps.
                 self._short_ok = translated[1]
+            elif (parts := _look_ahead_parts(source)) is not None:
+                self._linear = parts
         self.linear = self._linear is not None
 
     def search(self, text: str) -> bool:
@@ -91,6 +94,79 @@ def _linear_search(compiled: Any) -> Callable[[str], bool]:
         return bool(matcher.Match(anchor, encoded, 0, len(encoded))[0][0] != -1)
 
     return search
+
+
+def _look_ahead_parts(source: str) -> Callable[[str], bool] | None:
+    """RE2 searches for a pattern that opens with ``^`` and look-aheads, such as zod's e-mail check
+    ``^(?!\\.)(?!.*\\.\\.)…$``, or None when it has another shape.
+
+    Such a pattern can only match at the start, where each look-ahead is a question of its own: the
+    pattern matches when each ``(?=X)`` finds ``^X`` and no ``(?!X)`` does, and the rest after ``^``
+    matches too.
+    """
+    if not source.startswith("^") or "|" in _top_level(source):
+        return None
+    conditions, index = [], 1
+    while source.startswith(("(?=", "(?!"), index):
+        end = _group_end(source, index)
+        conditions.append((source[index + 2] == "=", source[index + 3 : end - 1]))
+        index = end
+    if not conditions:
+        return None
+    parts = [(True, source[index:]), *conditions]
+    searches = []
+    for wanted, inner in parts:
+        translated = translate(f"^(?:{inner})")
+        if translated is None:
+            return None
+        searches.append((wanted, _linear_search(re2.compile(translated[0], _RE2_OPTIONS))))
+    return lambda text: all(search(text) is wanted for wanted, search in searches)
+
+
+def _top_level(source: str) -> str:
+    """The characters of ``source`` outside groups, classes and escapes."""
+    kept, depth, index = [], 0, 0
+    while index < len(source):
+        char = source[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[":
+            index = _class_end(source, index)
+            continue
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and char != ")":
+            kept.append(char)
+        index += 1
+    return "".join(kept)
+
+
+def _group_end(source: str, index: int) -> int:
+    """The index just past the ``)`` that closes the group opened at ``index``."""
+    depth = 0
+    while True:
+        char = source[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[":
+            index = _class_end(source, index)
+            continue
+        depth += (char == "(") - (char == ")")
+        index += 1
+        if depth == 0:
+            return index
+
+
+def _class_end(source: str, index: int) -> int:
+    """The index just past the ``]`` that closes the class opened at ``index``."""
+    index += 1
+    if source[index : index + 1] == "^":
+        index += 1
+    # In ECMA-262 a "]" right after "[" or "[^" closes the class ("[]" matches nothing).
+    while source[index] != "]":
+        index += 2 if source[index] == "\\" else 1
+    return index + 1
 
 
 class _Untranslatable(Exception):
@@ -312,122 +388,259 @@ def _literal(code: int) -> str:
 
 
 # A quantifier: *, +, ?, {n}, {n,}, {n,m}, each perhaps lazy.
-_QUANTIFIER = re.compile(r"\*\??|\+\??|\?\??|\{(\d+)(,(\d*))?\}\??")
+_QUANTIFIER = re.compile(r"(\*|\+|\?|\{(\d+)(,(\d*))?\})\??")
+# Past this many ways of matching one place, or this many copies of a counted atom, a pattern's
+# cost on a backtracking engine is no longer a small constant.
+_MAX_WAYS = 10_000
+_MAX_COUNT = 32
 
 
-class _Group:
-    """What the risk check keeps of one group while reading it."""
+class _Shape:
+    """What the backtracking check knows of one part of a pattern.
 
-    def __init__(self) -> None:
-        self.repeated: list[str | None] = []  # sources of repeated atoms; None for a repeated group
-        self.delimiters: list[str] = []  # literal characters every pass must match, at this level
-        self.alternation = False
+    ``degree``: at one starting place, a backtracking search of n characters takes about
+    ``ways * n ** degree`` steps; ``ways``: how many ways it can match one place (alternatives,
+    optional atoms); ``varies``: whether it chooses among ways or lengths at all; ``bounded``:
+    whether the text it matches has a bounded length; ``literals``: characters every match of it
+    must hold, in sequence at its top level; ``repeated``: the atoms it repeats.
+    """
+
+    __slots__ = ("degree", "ways", "varies", "bounded", "literals", "repeated", "nested")
+
+    def __init__(self, *, degree: int = 0, ways: int = 1, varies: bool = False, bounded: bool = True) -> None:
+        self.degree = degree
+        self.ways = ways
+        self.varies = varies
+        self.bounded = bounded
+        self.literals: list[str] = []
+        self.repeated: list[str] = []
+        self.nested = False  # holds a look-around or back-reference: its cost is not in its atoms
+
+
+class _Risk(Exception):
+    """A shape a backtracking engine can take too long on; its message names the construct."""
 
 
 def backtracking_risk(source: str) -> str | None:
-    """Name the construct that can make a backtracking engine take exponential time, or None; a
-    pattern the check cannot read is named as a risk, never let through."""
-    try:
-        return _exponential_shape(source)
-    except (IndexError, ValueError, regress.RegressError):
-        return "a construct the backtracking check cannot read"
+    """Name what can make a backtracking engine take more than linear time on ``source``, or None.
 
-
-def _exponential_shape(source: str) -> str | None:
-    """The shapes :func:`backtracking_risk` looks for.
-
-    Flagged: a group repeated (``*``, ``+``, ``{n,m}`` with m above 1) that holds an alternation
-    (``(a|ab)*``) or a repeated atom (``(a+)+``, ``(\\w+\\s?)*``), unless each pass must match a
-    literal character that none of its repeated atoms can match (``(-[a-z]+)*``, ``([a-z]+\\.)+``):
-    then a string splits among the passes in one way only. Otherwise it splits in exponentially
-    many, and a backtracking engine tries each when the match fails. The check is conservative:
-    it may flag a safe pattern, and it does not look for polynomial shapes (``\\d*\\d*x``).
+    Sound, and so conservative: a pattern passes only when a search of n characters provably takes
+    about ``n`` steps times a constant it can bound. A pattern the check cannot read is a risk.
     """
-    groups, index = [_Group()], 0
-    while index < len(source):
-        char, start = source[index], index
-        if char == "\\":
-            index += 2
-        elif char == "[":
-            index = _class_end(source, index)
-        elif char == "(":
-            groups.append(_Group())
-            index += 1 + _group_prefix(source, index)
-            continue
-        elif char == ")":
-            inner = groups.pop()
-            index += 1
-            match = _QUANTIFIER.match(source, index)
-            if match and _repeats(match):
-                if inner.alternation:
-                    return f"an alternation inside a group repeated by {match.group()!r}"
-                if inner.repeated and not _delimited(inner):
-                    return f"a repeated atom inside a group repeated by {match.group()!r}"
-            if match:
-                index = match.end()
-            if match and _repeats(match):
-                groups[-1].repeated.append(None)
-            else:
-                groups[-1].repeated.extend(inner.repeated)
-            continue
-        elif char == "|":
-            groups[-1].alternation = True
-            index += 1
-            continue
-        elif char in "^$":
-            index += 1
-            continue
-        else:
-            index += 1
-        atom = source[start:index]
-        match = _QUANTIFIER.match(source, index)
-        if match:
-            index = match.end()
-            if _repeats(match):
-                groups[-1].repeated.append(atom)
-        elif atom != "." and (len(atom) == 1 or (atom[0] == "\\" and not atom[1].isalnum())):
-            groups[-1].delimiters.append(atom[-1])
+    try:
+        shape, anchored = _Shapes(source).pattern()
+    except _Risk as risk:
+        return str(risk)
+    except (IndexError, ValueError, regress.RegressError):
+        return "time it cannot bound: a construct the check cannot read"
+    degree = shape.degree + (0 if anchored else 1)
+    if degree > 1:
+        where = "" if anchored else ", tried at each place of the string"
+        return f"time that grows as the string's length to the power {degree}{where}"
     return None
 
 
-def _delimited(group: _Group) -> bool:
+class _Shapes:
+    """A reader of ECMA-262 pattern syntax (already valid: ``regress`` read it first) into shapes."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.index = 0
+        self.groups: list[_Shape | None] = []  # capturing groups in order; None while still open
+        self.names: dict[str, list[int]] = {}
+        self.references: list[list[int]] = []  # the groups each back-reference may name
+
+    def peek(self, length: int = 1) -> str:
+        return self.source[self.index : self.index + length]
+
+    def pattern(self) -> tuple[_Shape, bool]:
+        anchored = [True]
+        shape = self.disjunction(anchored)
+        if self.index != len(self.source):
+            raise ValueError(self.index)
+        # A back-reference costs the length of what its group matched, known once all are read.
+        for targets in self.references:
+            if not all(
+                0 <= target < len(self.groups) and _bounded(self.groups[target]) for target in targets
+            ):
+                shape.degree += 1
+        return shape, anchored[0]
+
+    def disjunction(self, anchored: list[bool] | None = None) -> _Shape:
+        alternatives = [self.alternative(anchored)]
+        while self.peek() == "|":
+            self.index += 1
+            alternatives.append(self.alternative(anchored))
+        if len(alternatives) == 1:
+            return alternatives[0]
+        shape = _Shape(
+            degree=max(part.degree for part in alternatives),
+            ways=sum(part.ways for part in alternatives),
+            varies=True,
+            bounded=all(part.bounded for part in alternatives),
+        )
+        shape.repeated = [atom for part in alternatives for atom in part.repeated]
+        shape.nested = any(part.nested for part in alternatives)
+        return _capped(shape)
+
+    def alternative(self, anchored: list[bool] | None) -> _Shape:
+        if anchored is not None and self.peek() != "^":
+            anchored[0] = False  # a search tries this alternative at every place of the string
+        shape = _Shape()
+        while self.index < len(self.source) and self.peek() not in "|)":
+            part = self.term()
+            shape.degree += part.degree
+            shape.ways *= part.ways
+            shape.varies = shape.varies or part.varies
+            shape.bounded = shape.bounded and part.bounded
+            shape.literals += part.literals
+            shape.repeated += part.repeated
+            shape.nested = shape.nested or part.nested
+            _capped(shape)
+        return shape
+
+    def term(self) -> _Shape:
+        start = self.index
+        shape = self.atom()
+        atom = self.source[start : self.index]
+        match = _QUANTIFIER.match(self.source, self.index)
+        if match is None:
+            return shape
+        self.index = match.end()
+        low, high = _bounds(match)
+        if high == 1 or high == 0:
+            optional = _Shape(
+                degree=shape.degree, ways=shape.ways + (low == 0), varies=True, bounded=shape.bounded
+            )
+            optional.nested = shape.nested
+            optional.repeated = shape.repeated
+            return _capped(optional)
+        if not shape.varies and shape.degree == 0 and not shape.nested:
+            # One atom of one length repeated: a counted run costs its count, an open one the string.
+            if high is not None and high - low <= _MAX_COUNT:
+                counted = _Shape(ways=high - low + 1, varies=high != low)
+            else:
+                counted = _Shape(degree=1, varies=True, bounded=high is not None)
+            counted.repeated = [atom]
+            return _capped(counted)
+        if high is not None and high <= _MAX_COUNT and shape.degree == 0 and not shape.nested:
+            counted = _Shape(ways=sum(shape.ways**count for count in range(low, high + 1)), varies=True)
+            counted.repeated = shape.repeated
+            return _capped(counted)
+        if shape.nested:
+            repeat = match.group()
+            raise _Risk(
+                f"time it cannot bound: a look-around or back-reference in a group repeated by {repeat!r}"
+            )
+        if not _delimited(shape):
+            kind = "an alternation" if shape.ways > 1 else "a repeated atom"
+            raise _Risk(f"exponential time: {kind} inside a group repeated by {match.group()!r}")
+        # Each pass must match a literal none of its repeated atoms can: a string splits into passes
+        # one way only, so the passes add their costs instead of multiplying them.
+        looped = _Shape(degree=max(1, shape.degree), varies=True, bounded=False)
+        looped.repeated = [*shape.repeated, atom]
+        return looped
+
+    def atom(self) -> _Shape:
+        char = self.source[self.index]
+        self.index += 1
+        if char in "^$":
+            return _Shape()
+        if char == "\\":
+            return self.escape()
+        if char == "[":
+            self.index = _class_end(self.source, self.index - 1)
+            return _Shape()
+        if char == "(":
+            return self.group()
+        shape = _Shape()
+        if char != ".":
+            shape.literals.append(char)
+        return shape
+
+    def escape(self) -> _Shape:
+        char = self.source[self.index]
+        self.index += 1
+        shape = _Shape()
+        references = len(self.references)
+        if char in "pP" and self.peek() == "{":
+            self.index = self.source.index("}", self.index) + 1
+        elif char == "k" and self.peek() == "<":
+            end = self.source.index(">", self.index)
+            name = self.source[self.index + 1 : end]
+            self.index = end + 1
+            self.references.append(self.names.get(name, []) or [-1])
+        elif char.isdigit() and char != "0":
+            start = self.index - 1
+            while self.peek().isdigit():
+                self.index += 1
+            self.references.append([int(self.source[start : self.index]) - 1])
+        elif char == "x":
+            self.index += 2
+        elif char == "u":
+            self.index = self.source.index("}", self.index) + 1 if self.peek() == "{" else self.index + 4
+        elif char == "c":
+            self.index += 1
+        elif not char.isalnum():
+            shape.literals.append(char)  # an escaped syntax character stands for itself
+        if len(self.references) > references:
+            # What it matches is as long as its group's text: unbounded, to be safe.
+            shape.nested = True
+            shape.bounded = False
+        return shape
+
+    def group(self) -> _Shape:
+        look_around = self.peek(2) in ("?=", "?!") or self.peek(3) in ("?<=", "?<!")
+        capturing = self.peek() != "?" or (self.peek(2) == "?<" and not look_around)
+        if look_around:
+            self.index += 2 if self.peek(2) in ("?=", "?!") else 3
+        elif self.peek(2) == "?:":
+            self.index += 2
+        number = len(self.groups)
+        if capturing:
+            self.groups.append(None)
+            if self.peek(2) == "?<":
+                end = self.source.index(">", self.index)
+                self.names.setdefault(self.source[self.index + 2 : end], []).append(number)
+                self.index = end + 1
+        inner = self.disjunction()
+        if self.source[self.index] != ")":
+            raise ValueError(self.index)
+        self.index += 1
+        if capturing:
+            self.groups[number] = inner
+        if look_around:
+            # Matched afresh wherever the search reaches it, and zero-width itself.
+            around = _Shape(degree=inner.degree, ways=1, varies=False, bounded=True)
+            around.nested = True
+            return around
+        return inner
+
+
+def _bounds(match: re.Match[str]) -> tuple[int, int | None]:
+    """The least and most copies a quantifier allows; None for no most."""
+    text = match.group(1)
+    if text in ("*", "+", "?"):
+        return {"*": (0, None), "+": (1, None), "?": (0, 1)}[text]
+    low = int(match.group(2))
+    if match.group(3) is None:
+        return low, low
+    return low, int(match.group(4)) if match.group(4) else None
+
+
+def _bounded(group: _Shape | None) -> bool:
+    return group is not None and group.bounded
+
+
+def _capped(shape: _Shape) -> _Shape:
+    if shape.ways > _MAX_WAYS:
+        raise _Risk(f"exponential time: more than {_MAX_WAYS} ways to match one place")
+    return shape
+
+
+def _delimited(shape: _Shape) -> bool:
     """Some literal every pass must match can be matched by none of the repeated atoms."""
-    if None in group.repeated:
-        return False
     return any(
-        all(regress.Regex(f"^(?:{atom})$", "u").find(delimiter) is None for atom in group.repeated if atom)
-        for delimiter in group.delimiters
+        all(regress.Regex(f"^(?:{atom})$", "u").find(literal) is None for atom in shape.repeated)
+        for literal in shape.literals
     )
-
-
-def _class_end(source: str, index: int) -> int:
-    index += 1
-    if source[index : index + 1] == "^":
-        index += 1
-    # In ECMA-262 a "]" right after "[" or "[^" closes the class ("[]" matches nothing).
-    while index < len(source) and source[index] != "]":
-        index += 2 if source[index] == "\\" else 1
-    return index + 1
-
-
-def _group_prefix(source: str, index: int) -> int:
-    """The length of ``?:``, ``?=``, ``?!``, ``?<=``, ``?<!`` or ``?<name>`` after a ``(``."""
-    if source[index + 1 : index + 2] != "?":
-        return 0
-    if source[index + 2 : index + 3] in (":", "=", "!"):
-        return 2
-    if source[index + 2 : index + 4] in ("<=", "<!"):
-        return 3
-    closing = source.find(">", index)
-    return closing - index if closing != -1 else 1
-
-
-def _repeats(match: re.Match[str]) -> bool:
-    """More than one copy of the atom: not ``?`` nor ``{0,1}``."""
-    text = match.group()
-    if text[0] in "*+":
-        return True
-    if text[0] == "?":
-        return False
-    upper = match.group(3) if match.group(2) is not None else match.group(1)
-    return not upper or int(upper) > 1
