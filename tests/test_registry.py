@@ -163,3 +163,24 @@ def test_public_api():
         assert getattr(toolreg, name) is not None
     for error in (toolreg.SchemaError, toolreg.DuplicateToolError, toolreg.UnknownToolError):
         assert issubclass(error, toolreg.ToolregError)
+
+
+def test_tools_with_the_same_schema_share_one_compiled_validator():
+    registry = toolreg.ToolRegistry()
+    shape = {"type": "object", "properties": {"n": {"maximum": 1}}}
+    first = registry.register("a", shape, print)
+    second = registry.register("b", {"type": "object", "properties": {"n": {"maximum": 1}}}, print)
+    assert first.validator is second.validator
+    # Equal as JSON is not enough: 1.0 and true are written differently, and key order orders errors.
+    for other in (
+        {"type": "object", "properties": {"n": {"maximum": 1.0}}},
+        {"type": "object", "properties": {"n": {"maximum": True}}},
+        {"properties": {"n": {"maximum": 1}}, "type": "object"},
+    ):
+        try:
+            record = registry.register(f"c{len(registry)}", other, print)
+        except toolreg.SchemaError:
+            continue  # true is no number
+        assert record.validator is not first.validator
+    assert registry.validate("b", {"n": 2})[0].message == "must be at most 1, is 2"
+    assert registry.validate("c2", {"n": 2})[0].message == "must be at most 1.0, is 2"

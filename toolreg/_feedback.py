@@ -9,7 +9,7 @@ from typing import Any
 
 from ._errors import InvalidToolError, ValidationError
 
-__all__ = ["FormattedErrors", "format_errors", "printable"]
+__all__ = ["FormattedErrors", "UNPRINTABLE", "format_errors", "printable"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class FormattedErrors:
 # controls (ESC starts ANSI sequences), line and paragraph separators, bidi overrides and isolates,
 # zero-width and other invisible format characters, lone surrogates (no encoding can print them),
 # and the tag block.
-_UNPRINTABLE = re.compile(
+UNPRINTABLE = re.compile(
     "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff"
     "\ud800-\udfff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
@@ -48,7 +48,7 @@ _UNPRINTABLE = re.compile(
 
 def printable(text: str) -> str:
     """``text`` with every character that could forge a line or hide text written as ``\\uXXXX``."""
-    return _UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def _shorten(text: str, limit: int) -> str:

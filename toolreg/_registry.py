@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -22,7 +24,7 @@ from ._errors import (
     freeze,
     thaw,
 )
-from ._feedback import printable
+from ._feedback import UNPRINTABLE
 from ._json import NotJSON, json_type, snapshot
 from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
@@ -46,6 +48,8 @@ MCP_FLAGS = MCP_HINTS | {"idempotentHint"}
 # Every character str.splitlines breaks at: a one-line text holds none of them.
 LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 Handler = TypeVar("Handler", bound=Callable[..., Any])
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def check_tool_name(name: object) -> str:
@@ -132,10 +136,10 @@ class ToolRecord:
             "timeout_ms": timeout_ms,
             "validator": validator,
             "title": title,
-            "hints": MappingProxyType(dict(hints or {})),
+            "hints": MappingProxyType(dict(hints)) if hints else _NOTHING,
             "details": details,
             "output_validator": output_validator,
-            "meta": freeze(dict(meta or {})),
+            "meta": freeze(dict(meta)) if meta else _NOTHING,
         }
         for slot, value in values.items():
             object.__setattr__(self, slot, value)
@@ -199,6 +203,9 @@ class ToolRegistry:
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
         # under CPython's GIL, and readers that iterate copy first.
         self._write_lock = threading.Lock()
+        # Catalogs repeat schemas (every tool without arguments has the same one): tools whose schemas
+        # are the same JSON text share one compiled Validator, which holds nothing of either tool.
+        self._shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
 
     def register(
         self,
@@ -249,13 +256,13 @@ class ToolRegistry:
                     f"hints of {name!r} take {allowed} as true or false, not {hint!r}: {flag!r}"
                 )
         kept = _meta(name, meta)
-        validator = Validator(schema, limits=self.limits)
+        validator = self._validator(schema)
         # The caller's schema, not a copy of the snapshot: it passed the check, and only its root is read.
         validate = validator.validate if _require_object_type(schema) else _objects_only(validator)
         output_validator = None
         if output_schema is not None:
             try:
-                output_validator = Validator(output_schema, limits=self.limits)
+                output_validator = self._validator(output_schema)
             except SchemaError as error:
                 raise SchemaError(
                     f"output_schema: {error.reason}", schema_path=error.schema_path, keyword=error.keyword
@@ -280,6 +287,17 @@ class ToolRegistry:
             self._validators[name] = validate
             self._records[name] = record
         return record
+
+    def _validator(self, schema: Any) -> Validator:
+        try:
+            # The text of the plain snapshot, so a subclass cannot show one schema and compile another.
+            text = _JSON_TEXT(snapshot(schema, self.limits.max_schema_depth))
+        except (NotJSON, ValueError):
+            return Validator(schema, limits=self.limits)  # it raises the SchemaError that says why
+        validator = self._shared.get(text)
+        if validator is None:
+            validator = self._shared.setdefault(text, Validator(schema, limits=self.limits))
+        return validator
 
     def unregister(self, name: str) -> ToolRecord:
         """Remove a tool and return its record; raises UnknownToolError."""
@@ -393,11 +411,11 @@ def _one_line(name: str, what: str, text: object) -> None:
 
 def _shown(name: str, what: str, text: str, allowed: str = "") -> None:
     """Refuse characters that would reach a model or a screen as control: ESC, bidi overrides…"""
-    hidden = next((char for char in text if char not in allowed and printable(char) != char), None)
-    if hidden is not None:
-        raise InvalidToolError(
-            f"{what} of {name!r} holds U+{ord(hidden):04X}, which no one would see printed"
-        )
+    for found in UNPRINTABLE.finditer(text):
+        if found.group() not in allowed:
+            raise InvalidToolError(
+                f"{what} of {name!r} holds U+{ord(found.group()):04X}, which no one would see printed"
+            )
 
 
 def _meta(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:

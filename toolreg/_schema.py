@@ -214,16 +214,20 @@ class _Compiler:
             return reject
         if not isinstance(schema, dict):
             raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
+        present = []
         for keyword, value in schema.items():
-            _admit(keyword, value, location)
+            if keyword in _ORDER:
+                present.append(keyword)
+            else:
+                _admit(keyword, value, location)
         checks = []
-        for keyword, build in KEYWORDS.items():
-            if keyword in schema:
-                site = Site(keyword, location + (keyword,), schema, self, f"{pointer}/{escape(keyword)}")
-                check = build(schema[keyword], site)
-                self.keyword_checks[site.pointer] = check
-                if check is not no_check:
-                    checks.append(check)
+        # Each keyword in the table's order, whatever the order of the schema's keys.
+        for keyword in sorted(present, key=_ORDER.__getitem__):
+            site = Site(keyword, location + (keyword,), schema, self, f"{pointer}/{escape(keyword)}")
+            check = KEYWORDS[keyword](schema[keyword], site)
+            self.keyword_checks[site.pointer] = check
+            if check is not no_check:
+                checks.append(check)
         if not checks:
             return no_check
         if len(checks) == 1:
@@ -236,11 +240,14 @@ class _Compiler:
         return check_all
 
 
+_ORDER = {keyword: index for index, keyword in enumerate(KEYWORDS)}
+
+
 def _admit(keyword: str, value: Any, location: Path) -> None:
     """Refuse a keyword that is neither supported nor a well-formed annotation."""
-    pointer = to_pointer(location + (keyword,))
-    if keyword in KEYWORDS:
+    if keyword in ANNOTATIONS and ANNOTATIONS[keyword][1](value):
         return
+    pointer = to_pointer(location + (keyword,))
     if keyword in ANNOTATIONS:
         shape, fits = ANNOTATIONS[keyword]
         if not fits(value):

@@ -27,7 +27,7 @@ class Validator:
     copies, so nothing done to them changes what either path checks.
     """
 
-    __slots__ = ("_compiled", "_source", "_fast", "_key")
+    __slots__ = ("_compiled", "_source", "_fast", "_key", "__weakref__")
 
     def __init__(self, schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> None:
         self._compiled = compile_schema(schema, as_limits(limits))
