@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ._differential import Report, compare, run
 from ._impl import Implementation, load, toolreg_errors
-from ._official import Outcome, default_suite_dir, judge, load_groups
+from ._official import DIALECT_FOLDERS, Outcome, default_suite_dir, judge, load_groups
 from ._oracle import Oracles
 from ._regressions import REGRESSIONS
 from ._strategies import KEYWORD_VALUES
@@ -46,7 +46,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--official",
         default=None,
         metavar="DIR",
-        help="the official suite's draft2020-12 folder (default: TOOLREG_SUITE, else the shared copy); "
+        help="the official suite's root, holding tests/ (default: TOOLREG_SUITE, else the shared copy); "
         "'none' skips it",
     )
     options = parser.parse_args(argv)
@@ -93,30 +93,35 @@ def _print_report(report: Report, name: str, seconds: float) -> None:
         print(f"\nDISAGREEMENT {number}: {disagreement.reproduction(name)}")
 
 
-def _official(directory: Path, implementation: Implementation | None) -> tuple[int, int]:
-    """Print the official-suite table; return (groups judged, groups wrong)."""
+def _official(suite: Path, implementation: Implementation | None) -> tuple[int, int]:
+    """Print the official-suite table, dialect by dialect; return (groups judged, groups wrong)."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # passed, cases, refused, groups wrong
     failures: list[Outcome] = []
-    groups = load_groups(directory)
+    exceptions: dict[str, str] = {}
     judged = 0
-    for group in groups:
-        outcome = judge(group, implementation)
-        if implementation is not None and not outcome.in_vocabulary:
-            continue  # another implementation is only held to toolreg's vocabulary
-        judged += 1
-        row = counts[group.file]
-        row[1] += len(group.cases)
-        row[2] += len(group.cases) if outcome.refused is not None else 0
-        row[0] += outcome.passed
-        if not outcome.ok:
-            row[3] += 1
-            failures.append(outcome)
-    print(f"\nofficial JSON-Schema-Test-Suite: {directory}")
-    print(f"{'file':<36} {'passed':>7} {'cases':>6} {'refused':>8}  groups wrong")
-    for file, (passed, cases, refused, wrong) in sorted(counts.items()):
-        print(f"{file:<36} {passed:>7} {cases:>6} {refused:>8}  {wrong}")
-    totals = [sum(column) for column in zip(*counts.values(), strict=True)] or [0, 0, 0, 0]
-    print(f"{'TOTAL':<36} {totals[0]:>7} {totals[1]:>6} {totals[2]:>8}  {totals[3]}")
+    for folder in DIALECT_FOLDERS:
+        for optional in (False, True):
+            part = f"{folder}{' optional' if optional else ''}"
+            for group in load_groups(suite, folder, optional=optional):
+                outcome = judge(group, implementation)
+                if implementation is not None and not outcome.in_vocabulary:
+                    continue  # another implementation is only held to toolreg's vocabulary
+                judged += 1
+                row = counts[part]
+                row[1] += len(group.cases)
+                row[2] += len(group.cases) if outcome.refused is not None else 0
+                row[0] += outcome.passed if outcome.refused is None else 0
+                if outcome.exception is not None:
+                    exceptions[group.file] = outcome.exception
+                elif not outcome.ok:
+                    row[3] += 1
+                    failures.append(outcome)
+    print(f"\nofficial JSON-Schema-Test-Suite: {suite} (optional: all but optional/format)")
+    print(f"{'dialect':<24} {'passed':>7} {'cases':>6} {'refused':>8}  groups wrong")
+    for part, (passed, cases, refused, wrong) in counts.items():
+        print(f"{part:<24} {passed:>7} {cases:>6} {refused:>8}  {wrong}")
+    for file, reason in exceptions.items():
+        print(f"EXCEPTION {file}: {reason}")
     for outcome in failures:
         if outcome.in_vocabulary and outcome.refused:
             print(f"REFUSED (in vocabulary) {outcome.group.name}: {outcome.refused}")

@@ -127,7 +127,45 @@ def rs_divides_floats(instance: Any) -> bool:
     return False
 
 
-DIVERGENCES = {"pattern": ecma_pattern, "multipleOf": exact_multiple_of}
+def ecma_pattern_properties(
+    validator: Any, patterns: Any, instance: Any, schema: Any
+) -> Iterator[OracleError]:
+    """Divergence 1 again: ``patternProperties`` searches names with ECMA-262 patterns."""
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for name, value in instance.items():
+            if _ecma_regex(pattern).find(name) is not None:
+                yield from validator.descend(value, subschema, path=name, schema_path=pattern)
+
+
+def ecma_additional_properties(
+    validator: Any, extra: Any, instance: Any, schema: Any
+) -> Iterator[OracleError]:
+    """Divergence 1 again: the names ``additionalProperties`` applies to are those no
+    ``patternProperties`` pattern finds, searched as ECMA-262 does."""
+    if not validator.is_type(instance, "object"):
+        return
+    named, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    extras = [
+        name
+        for name in instance
+        if name not in named and not any(_ecma_regex(pattern).find(name) is not None for pattern in patterns)
+    ]
+    if extra is False:
+        if extras:
+            yield OracleError(f"Additional properties are not allowed ({extras!r} were unexpected)")
+        return
+    for name in extras:
+        yield from validator.descend(instance[name], extra, path=name)
+
+
+DIVERGENCES = {
+    "pattern": ecma_pattern,
+    "patternProperties": ecma_pattern_properties,
+    "additionalProperties": ecma_additional_properties,
+    "multipleOf": exact_multiple_of,
+}
 
 _Oracle = jsonschema.validators.extend(jsonschema.Draft202012Validator, DIVERGENCES)
 

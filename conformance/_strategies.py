@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException, InvalidArgument
 from hypothesis_jsonschema import from_schema
 
+from toolreg._vocabulary import keywords
+
 __all__ = [
     "KEYWORD_VALUES",
     "PROPERTY_NAMES",
@@ -100,6 +102,9 @@ def _schema_lists(subschemas: Strategy) -> Strategy:
     return st.lists(subschemas, min_size=1, max_size=3)
 
 
+# Patterns for property names: prefixes, suffixes, a class, and ones no name here matches.
+NAME_PATTERNS = ("^a", "b$", "^[a-c]+$", "x", "^$", "\\d", "~")
+
 # Where generated $refs point; "/b" and "%" exercise pointer and URI escaping.
 REF_TARGETS = {"#/$defs/a": "a", "#/$defs/~1b": "/b", "#/$defs/c%25": "c%", "#/$defs/node": "node"}
 # Bounds where Python's floats, big integers and JSON's numbers can part.
@@ -133,6 +138,23 @@ KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "propertyNames": lambda subschemas: subschemas,
     "properties": lambda subschemas: st.dictionaries(st.sampled_from(PROPERTY_NAMES), subschemas, max_size=3),
     "additionalProperties": lambda subschemas: subschemas,
+    "patternProperties": lambda subschemas: st.dictionaries(
+        st.sampled_from(NAME_PATTERNS), subschemas, max_size=2
+    ),
+    "dependentRequired": lambda subschemas: st.dictionaries(
+        st.sampled_from(PROPERTY_NAMES),
+        st.lists(st.sampled_from(PROPERTY_NAMES), max_size=2, unique=True),
+        max_size=2,
+    ),
+    "dependentSchemas": lambda subschemas: st.dictionaries(
+        st.sampled_from(PROPERTY_NAMES), subschemas, max_size=2
+    ),
+    "contains": lambda subschemas: subschemas,
+    "minContains": _integers(0, 3),
+    "maxContains": _integers(0, 3),
+    "if": lambda subschemas: subschemas,
+    "then": lambda subschemas: subschemas,
+    "else": lambda subschemas: subschemas,
     "allOf": _schema_lists,
     "anyOf": _schema_lists,
     "oneOf": _schema_lists,
@@ -196,27 +218,7 @@ def _with_definitions(schema: Any, bodies: dict[str, Any]) -> Any:
 
 # Keywords that only speak to one type; a schema using them says so, as real schemas do, unless it
 # mixes types (minLength beside minItems) or draws its own "type".
-TYPE_OF_KEYWORD = {
-    "multipleOf": "number",
-    "minimum": "number",
-    "exclusiveMinimum": "number",
-    "maximum": "number",
-    "exclusiveMaximum": "number",
-    "minLength": "string",
-    "maxLength": "string",
-    "pattern": "string",
-    "minItems": "array",
-    "maxItems": "array",
-    "uniqueItems": "array",
-    "prefixItems": "array",
-    "items": "array",
-    "minProperties": "object",
-    "maxProperties": "object",
-    "required": "object",
-    "propertyNames": "object",
-    "properties": "object",
-    "additionalProperties": "object",
-}
+TYPE_OF_KEYWORD = {row.name: row.instance_type for row in keywords().values() if row.instance_type}
 
 
 def _implied_type(names: list[str], vocabulary: Collection[str]) -> dict[str, Strategy]:
@@ -289,7 +291,7 @@ def near_valid(draw: st.DrawFn, schema: Any) -> Any:
         return draw(json_values())
 
 
-_ONE_SUBSCHEMA = ("additionalProperties", "propertyNames", "not")
+_ONE_SUBSCHEMA = ("additionalProperties", "propertyNames", "not", "contains", "if", "then", "else")
 
 
 def _as_draft7(schema: Any) -> Any:
@@ -307,7 +309,14 @@ def _as_draft7(schema: Any) -> Any:
             translated[keyword] = [_as_draft7(item) for item in value]
         elif keyword in _ONE_SUBSCHEMA:
             translated[keyword] = _as_draft7(value)
-        elif keyword not in ("items", "prefixItems"):
+        elif keyword == "patternProperties":
+            translated[keyword] = {pattern: _as_draft7(item) for pattern, item in value.items()}
+        elif keyword in ("dependentRequired", "dependentSchemas"):
+            # draft-07 keeps both in "dependencies"; a name in both keeps the list.
+            for name, item in value.items():
+                rule = item if keyword == "dependentRequired" else _as_draft7(item)
+                translated.setdefault("dependencies", {}).setdefault(name, rule)
+        elif keyword not in ("items", "prefixItems", "minContains", "maxContains"):
             translated[keyword] = value
     if "prefixItems" in schema:
         translated["items"] = [_as_draft7(item) for item in schema["prefixItems"]]
@@ -374,16 +383,22 @@ def shaped(schema: Any) -> Strategy:
         return json_values()
     shapes: list[Strategy] = []
     properties = schema.get("properties", {})
-    names = [*properties, *(name for name in schema.get("required", []) if name not in properties)]
-    if names or "additionalProperties" in schema:
+    named_elsewhere = [
+        *schema.get("required", []),
+        *schema.get("patternProperties", {}).keys() & set(PROPERTY_NAMES),
+        *schema.get("dependentRequired", {}),
+        *schema.get("dependentSchemas", {}),
+    ]
+    names = [*properties, *dict.fromkeys(name for name in named_elsewhere if name not in properties)]
+    if names or "additionalProperties" in schema or "patternProperties" in schema:
         extra = st.dictionaries(
             st.sampled_from(PROPERTY_NAMES), shaped(schema.get("additionalProperties", True)), max_size=2
         )
         named = st.fixed_dictionaries({name: shaped(properties.get(name, True)) for name in names})
         shapes.append(st.builds(lambda some, more: {**more, **some}, named, extra))
     prefix = schema.get("prefixItems", [])
-    if prefix or "items" in schema:
-        rest = st.lists(shaped(schema.get("items", True)), max_size=2)
+    if prefix or "items" in schema or "contains" in schema:
+        rest = st.lists(shaped(schema.get("items", schema.get("contains", True))), max_size=4)
         head = st.tuples(*(shaped(item) for item in prefix)).map(list)
         shapes.append(st.builds(lambda first, then: [*first, *then], head, rest))
     return st.one_of(shapes) if shapes else json_values()

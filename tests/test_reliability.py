@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 import toolreg
 from conformance._strategies import json_values, schemas
-from toolreg._keywords import KEYWORDS
 from toolreg._regex import Pattern
-from toolreg._schema import ANNOTATIONS
+from toolreg._vocabulary import ANNOTATIONS, keywords
 
 DEPTH = 10_000
 
@@ -299,7 +298,7 @@ def test_non_json_values_and_subclasses():
 
 # -- arbitrary JSON as a schema ---------------------------------------------------------------
 
-KEYS = sorted(KEYWORDS) + sorted(ANNOTATIONS) + ["nullable", "if", "foo", "$id", "items"]
+KEYS = sorted(keywords()) + sorted(ANNOTATIONS) + ["nullable", "x-tag", "foo", "$id", "items"]
 arbitrary_schemas = st.recursive(
     st.booleans() | st.dictionaries(st.sampled_from(KEYS), json_values(), max_size=3),
     lambda children: st.dictionaries(

@@ -29,6 +29,9 @@ def test_annotations_are_accepted():
     toolreg.check_schema({"$schema": "http://json-schema.org/draft-07/schema#"})
 
 
+DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
+
+
 @pytest.mark.parametrize(
     ("schema", "pointer", "keyword", "words"),
     [
@@ -39,8 +42,27 @@ def test_annotations_are_accepted():
             "propertys",
             "did you mean 'properties'",
         ),
-        ({"items": {"contains": {}}}, "/items/contains", "contains", "not supported"),
-        ({"if": True}, "/if", "if", "not supported"),
+        ({"items": {"unevaluatedItems": {}}}, "/items/unevaluatedItems", "unevaluatedItems", "not supported"),
+        ({"$anchor": "a"}, "/$anchor", "$anchor", "JSON Pointer"),
+        ({"patternProperties": {"(": {}}}, "/patternProperties/(", "patternProperties", "ECMA-262"),
+        ({"patternProperties": {"a": 1}}, "/patternProperties/a", None, "object or a boolean"),
+        ({"dependentRequired": {"a": "b"}}, "/dependentRequired/a", "dependentRequired", "list"),
+        ({"dependentRequired": {"a": ["b", "b"]}}, "/dependentRequired/a", "dependentRequired", "twice"),
+        ({"minContains": -1}, "/minContains", "minContains", "non-negative integer"),
+        ({"contains": {}, "maxContains": 1.5}, "/contains", "contains", "non-negative integer"),
+        (
+            {"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": []},
+            "/prefixItems",
+            "prefixItems",
+            "'items' takes the array",
+        ),
+        (
+            {"$schema": "http://json-schema.org/draft-07/schema#", "items": {"$schema": DRAFT_2020}},
+            "/items/$schema",
+            "$schema",
+            "one dialect",
+        ),
+        ({"discriminator": {"propertyName": 1}}, "/discriminator", "discriminator", "propertyName"),
         ({"zzzz": 1}, "/zzzz", "zzzz", "unknown keyword"),
         ({"type": "str"}, "/type", "type", "unknown type"),
         ({"type": ["string", 1]}, "/type", "type", "type name"),

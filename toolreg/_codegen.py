@@ -25,8 +25,9 @@ from ._keywords import BranchCheck, Findings, OverBudget, Path
 from ._pointer import InstanceKey, to_pointer
 from ._regex import Pattern
 from ._schema import Compiled
+from ._vocabulary import DEFAULT_DIALECT, keywords
 
-__all__ = ["NotPlainJSON", "generate", "plain_json"]
+__all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
 # The fast path takes an instance and a work budget; it answers with every error, or None where the
 # reference walk must answer, or OverBudget where the budget ran out.
@@ -39,10 +40,15 @@ _OBJECT_KEYWORDS = (
     "minProperties", "maxProperties", "required", "propertyNames", "properties", "additionalProperties",
 )  # fmt: skip
 _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
-# Every keyword the generator writes code for; a test holds it equal to the keyword table, since a
-# keyword missing here would be skipped by the fast path.
-_TYPED_KEYWORDS = frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
-HANDLED_KEYWORDS = frozenset({"type", "enum", "const", "$defs", "definitions"}) | _IN_PLACE | _TYPED_KEYWORDS
+# Every keyword the generator writes code for. A schema that uses another keyword anywhere, or
+# declares another dialect, gets no fast path: the reference walk answers it.
+HANDLED_KEYWORDS = (
+    frozenset({"type", "enum", "const", "$defs", "definitions"})
+    | _IN_PLACE
+    | frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
+)
+# The ones that speak to one type of instance, as the vocabulary says.
+_TYPED_KEYWORDS = frozenset(name for name in HANDLED_KEYWORDS if keywords()[name].instance_type)
 # A numeric bound fails when this comparison of the value with the limit holds.
 _BOUND_FAILS = {"minimum": "<", "exclusiveMinimum": "<=", "maximum": ">", "exclusiveMaximum": ">="}
 _TYPE_TESTS = {
@@ -438,6 +444,10 @@ class _Generator:
         self.emit(extra, location + ("additionalProperties",), item, [*path, f"K({key})"], depth + 2)
 
 
+class NoFastPath(Exception):
+    """The schema uses what the generator writes no code for."""
+
+
 def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     """The source of the fast path for a compiled schema, and the function it defines.
 
@@ -445,6 +455,9 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     JSON, or is deeper than the generated code looks, and the reference walk must answer; or
     OverBudget when it applied more subschemas in place than its budget.
     """
+    unhandled = sorted(compiled.used - HANDLED_KEYWORDS)
+    if unhandled or compiled.dialect != DEFAULT_DIALECT:
+        raise NoFastPath(f"written for {compiled.dialect} keywords {unhandled}")
     generator = _Generator(compiled)
     root = generator.function_for(())
     generator.write_functions()

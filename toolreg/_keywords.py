@@ -32,7 +32,6 @@ __all__ = [
     "Findings",
     "OverBudget",
     "spend",
-    "KEYWORDS",
     "JSON_TYPES",
     "show",
     "no_check",
@@ -177,6 +176,13 @@ class Site:
         if not is_number(value):
             self.refuse(f"must be a number, not {show(value)}")
         return value  # type: ignore[no-any-return]
+
+    def in_place_sibling(self, keyword: str) -> Check:
+        """The subschema of a sibling keyword (``then`` beside ``if``), applied to the same value."""
+        location = self.location[:-1] + (keyword,)
+        self.compiler.applies_in_place(self.location[:-1], location)
+        pointer = self.pointer.rsplit("/", 1)[0] + "/" + keyword
+        return self.compiler.compile(self.schema[keyword], location, pointer)
 
     def schemas(self, value: Any, *, in_place: bool) -> list[Check]:
         if not isinstance(value, list) or not value:
@@ -360,24 +366,129 @@ def _max_length(value: Any, site: Site) -> Check:
 
 def _pattern(value: Any, site: Site) -> Check:
     """A string contains a match of the ECMA-262 regular expression (a search, not a full match)."""
+    pattern = _regex(value, site)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, str) and not pattern.search(instance):
+            errors.append(site.failure(path, f"must match the pattern {show(value)}", pattern=value))
+
+    return check
+
+
+def _regex(value: Any, site: Site, *below: Token) -> Pattern:
+    """``value`` compiled as an ECMA-262 pattern, or refused with the reason."""
     if not isinstance(value, str):
-        site.refuse("must be a string holding an ECMA-262 regular expression")
+        site.refuse("must be a string holding an ECMA-262 regular expression", *below)
     try:
         pattern = Pattern(value)
     except RegexSyntaxError as error:
-        site.refuse(f"is not a valid ECMA-262 regular expression: {error}")
+        site.refuse(f"is not a valid ECMA-262 regular expression: {error}", *below)
     # RE2 runs most patterns in linear time; only what it cannot express needs the guard.
     risk = None if pattern.linear else backtracking_risk(value)
     if risk and not site.compiler.limits.allow_backtracking_patterns:
         # A model's 40-character string could otherwise hold the validator for minutes.
         site.refuse(
-            f"needs a backtracking engine (for a look-around, back-reference or \\p{{…}}), where it can "
-            f"take {risk}; rewrite it, or accept it with Limits(allow_backtracking_patterns=True)"
+            f"{show(value)} needs a backtracking engine (for a look-around, back-reference or \\p{{…}}), "
+            f"where it can take {risk}; rewrite it, or accept it with "
+            "Limits(allow_backtracking_patterns=True)",
+            *below,
         )
+    return pattern
+
+
+def _contains(value: Any, site: Site) -> Check:
+    """At least ``minContains`` (1 unless given) and at most ``maxContains`` items match the schema."""
+    child = site.subschema(value)
+    least = _count_bound(site, "minContains") if "minContains" in site.schema else 1
+    most = _count_bound(site, "maxContains") if "maxContains" in site.schema else None
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, str) and not pattern.search(instance):
-            errors.append(site.failure(path, f"must match the pattern {show(value)}", pattern=value))
+        if not isinstance(instance, list):
+            return
+        matching = []
+        for index, item in enumerate(instance):
+            found = scratch(errors)
+            child(item, path + (index,), found)
+            if not found:
+                matching.append(index)
+        count = len(matching)
+        if count < least:
+            message = f"must contain at least {_count(least, 'item')} matching the 'contains' schema"
+            quoted = f", contains {count}"
+            failure = site.failure(
+                path, message, quoted=quoted, limit=least, actual=count, matching=freeze(matching)
+            )
+            # None at all is "contains" failing; some, but too few, is its minimum (as jsonschema says).
+            errors.append(_renamed(failure, "minContains") if count else failure)
+        if most is not None and count > most:
+            message = f"must contain at most {_count(most, 'item')} matching the 'contains' schema"
+            failure = site.failure(
+                path,
+                message,
+                quoted=f", contains {count}",
+                limit=most,
+                actual=count,
+                matching=freeze(matching),
+            )
+            errors.append(_renamed(failure, "maxContains"))
+
+    return check
+
+
+def _count_bound(site: Site, keyword: str) -> int:
+    return site.non_negative_integer(site.schema[keyword])
+
+
+def _renamed(error: ValidationError, keyword: str) -> ValidationError:
+    """The error of ``contains``, named for the sibling ``keyword`` that set the bound it broke."""
+    hidden = error.masked()
+    return trusted_error(
+        error.path, error.schema_path, keyword, error.message, dict(error.facts),
+        (hidden.path, hidden.message, dict(hidden.facts)),
+    )  # fmt: skip
+
+
+def _contains_bound(value: Any, site: Site) -> Check:
+    """``minContains`` and ``maxContains``: checked here, applied by ``contains`` (alone, ignored)."""
+    site.non_negative_integer(value)
+    return no_check
+
+
+def _legacy_items(value: Any, site: Site) -> Check:
+    """Draft-07 and 2019-09 ``items``: one schema for every item, or an array of schemas by position."""
+    if isinstance(value, list):
+        return _prefix_items(value, site)
+    child = site.subschema(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list):
+            for index, item in enumerate(instance):
+                child(item, path + (index,), errors)
+
+    return check
+
+
+def _additional_items(value: Any, site: Site) -> Check:
+    """Draft-07 and 2019-09: the items after those an array-form ``items`` covers match the schema."""
+    positional = site.schema.get("items")
+    if not isinstance(positional, list):
+        site.subschema(value)  # checked, though it applies to nothing here
+        return no_check
+    start = len(positional)
+    if value is False:
+
+        def check_none_after(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if isinstance(instance, list) and len(instance) > start:
+                message, quoted = f"must have at most {_count(start, 'item')}", f", has {len(instance)}"
+                errors.append(site.failure(path, message, quoted=quoted, limit=start, actual=len(instance)))
+
+        return check_none_after
+    child = site.subschema(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list):
+            for index in range(start, len(instance)):
+                child(instance[index], path + (index,), errors)
 
     return check
 
@@ -550,11 +661,24 @@ def _additional_properties(value: Any, site: Site) -> Check:
     named = site.schema.get("properties")
     known = frozenset(named) if isinstance(named, dict) else frozenset()
     allowed = freeze(sorted(known))
+    patterned = site.schema.get("patternProperties")
+    searches = [Pattern(source).search for source in patterned] if isinstance(patterned, dict) else []
+
+    def extra_names(instance: dict[str, Any]) -> list[str]:
+        return [
+            name for name in instance if name not in known and not any(search(name) for search in searches)
+        ]
+
+    facts = {"allowed": allowed}
+    if isinstance(patterned, dict) and patterned:
+        facts["allowed_patterns"] = freeze(list(patterned))
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
         def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             if isinstance(instance, dict):
-                extra = [name for name in instance if name not in known]
+                extra = (
+                    extra_names(instance) if searches else [name for name in instance if name not in known]
+                )
                 if extra:
                     names = ", ".join(map(show, extra))
                     noun = "property" if len(extra) == 1 else "properties"
@@ -565,7 +689,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
                             masked_message=f"has {_count(len(extra), 'property', 'properties')} "
                             "the schema does not allow",
                             extra=freeze(extra),
-                            allowed=allowed,
+                            **facts,
                         )
                     )
 
@@ -574,9 +698,98 @@ def _additional_properties(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for name, item in instance.items():
+            for name in extra_names(instance) if searches else instance:
                 if name not in known:
-                    child(item, path + (InstanceKey(name),), errors)
+                    child(instance[name], path + (InstanceKey(name),), errors)
+
+    return check
+
+
+def _pattern_properties(value: Any, site: Site) -> Check:
+    """Each property whose name matches a pattern (a search) matches that pattern's schema."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping ECMA-262 patterns to schemas")
+    children = [
+        (_regex(source, site, source).search, site.subschema(schema, source))
+        for source, schema in value.items()
+    ]
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for search, child in children:
+                for name, item in instance.items():
+                    if search(name):
+                        child(item, path + (InstanceKey(name),), errors)
+
+    return check
+
+
+def _dependent_required(value: Any, site: Site) -> Check:
+    """When the object has a named property, it has each property listed for it too."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to lists of property names")
+    for name, needed in value.items():
+        if not isinstance(needed, list) or not all(isinstance(item, str) for item in needed):
+            site.refuse("must map each property name to a list of property names", name)
+        if len(set(needed)) != len(needed):
+            site.refuse("lists a property name twice", name)
+    return _requires(value, site)
+
+
+def _requires(value: dict[str, list[str]], site: Site) -> Check:
+    rules = [
+        (name, [(needed, f"missing property {show(needed)}, required when {show(name)} is present")
+                for needed in names])
+        for name, names in value.items()
+    ]  # fmt: skip
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for name, needs in rules:
+                if name in instance:
+                    for needed, message in needs:
+                        if needed not in instance:
+                            errors.append(site.failure(path, message, missing=needed, present=name))
+
+    return check
+
+
+def _dependent_schemas(value: Any, site: Site) -> Check:
+    """When the object has a named property, the object matches the schema given for it."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to schemas")
+    return _when_present([(name, site.in_place(schema, name)) for name, schema in value.items()])
+
+
+def _when_present(rules: list[tuple[str, Check]]) -> Check:
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for name, child in rules:
+                if name in instance:
+                    spend(errors)
+                    child(instance, path, errors)
+
+    return check
+
+
+def _dependencies(value: Any, site: Site) -> Check:
+    """Draft-07: a property's list of properties it requires, or a schema the object then matches."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to schemas or lists of property names")
+    names: dict[str, list[str]] = {}
+    schemas: list[tuple[str, Check]] = []
+    for name, rule in value.items():
+        if isinstance(rule, list):
+            if not all(isinstance(item, str) for item in rule) or len(set(rule)) != len(rule):
+                site.refuse("must list distinct property names", name)
+            names[name] = rule
+        else:
+            schemas.append((name, site.in_place(rule, name)))
+    required, dependent = _requires(names, site), _when_present(schemas)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        required(instance, path, errors)
+        dependent(instance, path, errors)
 
     return check
 
@@ -741,6 +954,50 @@ def _not(value: Any, site: Site) -> Check:
     return check
 
 
+def _if(value: Any, site: Site) -> Check:
+    """When the instance matches ``if``, it must match ``then``; otherwise ``else``. Their errors
+    say which way the condition went."""
+    condition = site.in_place(value)
+    branches = {}
+    for keyword in ("then", "else"):
+        if keyword in site.schema:
+            branches[keyword] = site.in_place_sibling(keyword)
+    then, otherwise = branches.get("then"), branches.get("else")
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        spend(errors)
+        found = scratch(errors)
+        condition(instance, path, found)
+        held = not found
+        branch = then if held else otherwise
+        if branch is None:
+            return
+        spend(errors)
+        because = "it matches" if held else "it does not match"
+        outcome = scratch(errors)
+        branch(instance, path, outcome)
+        for error in outcome:
+            hidden = error.masked()
+            errors.append(
+                trusted_error(
+                    error.path, error.schema_path, error.keyword,
+                    f"{error.message} (as {because} the 'if' schema)",
+                    {**error.facts, "if_matched": held},
+                    (hidden.path, f"{hidden.message} (as {because} the 'if' schema)",
+                     {**hidden.facts, "if_matched": held}),
+                )
+            )  # fmt: skip
+
+    return check
+
+
+def _then_else(value: Any, site: Site) -> Check:
+    """``then`` and ``else``: compiled and applied by ``if``; without an ``if`` they do nothing."""
+    if "if" not in site.schema:
+        site.subschema(value)  # still checked
+    return no_check
+
+
 def _ref(value: Any, site: Site) -> Check:
     """The instance matches the schema at a local JSON Pointer (``#``, ``#/$defs/name``, ``#/...``)."""
     if not isinstance(value, str):
@@ -755,37 +1012,3 @@ def _definitions(value: Any, site: Site) -> Check:
     for name, schema in value.items():
         site.subschema(schema, name)
     return no_check
-
-
-# Rows run in this order, so errors come out in this order whatever the schema's key order.
-KEYWORDS: dict[str, Callable[[Any, Site], Check]] = {
-    "$ref": _ref,
-    "type": _type,
-    "enum": _enum,
-    "const": _const,
-    "multipleOf": _multiple_of,
-    "minimum": _minimum,
-    "exclusiveMinimum": _exclusive_minimum,
-    "maximum": _maximum,
-    "exclusiveMaximum": _exclusive_maximum,
-    "minLength": _min_length,
-    "maxLength": _max_length,
-    "pattern": _pattern,
-    "minItems": _min_items,
-    "maxItems": _max_items,
-    "uniqueItems": _unique_items,
-    "prefixItems": _prefix_items,
-    "items": _items,
-    "minProperties": _min_properties,
-    "maxProperties": _max_properties,
-    "required": _required,
-    "propertyNames": _property_names,
-    "properties": _properties,
-    "additionalProperties": _additional_properties,
-    "allOf": _all_of,
-    "anyOf": _any_of,
-    "oneOf": _one_of,
-    "not": _not,
-    "$defs": _definitions,
-    "definitions": _definitions,
-}

@@ -9,72 +9,23 @@ from urllib.parse import unquote
 
 from ._errors import Masked, SchemaError, ValidationError, trusted_error
 from ._json import NotJSON, snapshot
-from ._keywords import KEYWORDS, Check, Path, Site, no_check, spend
+from ._keywords import Check, Path, Site, no_check, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._pointer import escape, masked_pointer, split, to_pointer
+from ._vocabulary import (
+    ANNOTATIONS,
+    DEFAULT_DIALECT,
+    DIALECTS,
+    KNOWN_UNSUPPORTED,
+    REWRITES,
+    dialects_of,
+    is_annotation,
+    keywords,
+)
 
-__all__ = ["check_schema", "compile_schema", "Compiled", "ANNOTATIONS"]
+__all__ = ["check_schema", "compile_schema", "Compiled"]
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
-
-DIALECTS = frozenset(
-    {
-        "https://json-schema.org/draft/2020-12/schema",
-        "https://json-schema.org/draft/2020-12/schema#",
-        "http://json-schema.org/draft-07/schema",
-        "http://json-schema.org/draft-07/schema#",
-    }
-)
-
-# Annotation keywords carry no assertion; each maps to a check of its value's shape.
-ANNOTATIONS: dict[str, tuple[str, Any]] = {
-    "title": ("a string", lambda v: isinstance(v, str)),
-    "description": ("a string", lambda v: isinstance(v, str)),
-    "$comment": ("a string", lambda v: isinstance(v, str)),
-    "format": ("a string", lambda v: isinstance(v, str)),
-    "default": ("any JSON value", lambda v: True),
-    "examples": ("an array", lambda v: isinstance(v, list)),
-    "deprecated": ("a boolean", lambda v: isinstance(v, bool)),
-    "readOnly": ("a boolean", lambda v: isinstance(v, bool)),
-    "writeOnly": ("a boolean", lambda v: isinstance(v, bool)),
-    "$schema": ("the 2020-12 or draft-07 meta-schema URI", lambda v: isinstance(v, str) and v in DIALECTS),
-}
-
-# JSON Schema keywords (2020-12 and older drafts) that toolreg knows but does not support.
-KNOWN_UNSUPPORTED = frozenset(
-    (
-        "$vocabulary",
-        "$dynamicAnchor",
-        "$recursiveAnchor",
-        "if",
-        "then",
-        "else",
-        "dependentSchemas",
-        "dependentRequired",
-        "contains",
-        "minContains",
-        "maxContains",
-        "patternProperties",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-    )
-)
-
-# Forms from other dialects, and features toolreg leaves out, with what to write instead.
-REWRITES = {
-    "nullable": "'nullable' is OpenAPI, not JSON Schema; add \"null\" to a type list instead",
-    "additionalItems": "'additionalItems' is draft 2019-09 and older; in 2020-12 'items' applies after "
-    "'prefixItems'",
-    "dependencies": "'dependencies' is draft-07; 2020-12 splits it into dependentRequired and "
-    "dependentSchemas, which toolreg does not support",
-    "$id": "'$id' is not supported: toolreg resolves only local references ('#' and '#/...' JSON Pointers)",
-    "$anchor": "'$anchor' is not supported: refer to the schema by a JSON Pointer ('#/$defs/name')",
-    "$dynamicRef": "'$dynamicRef' is not supported: use '$ref' with a local JSON Pointer",
-    "$recursiveRef": "'$recursiveRef' is draft 2019-09 and not supported: use '$ref' with a local pointer",
-}
 
 # An edge between two schemas applied to the same value: the target, and the $ref that made it, if any.
 _Edge = tuple[str, str | None]
@@ -86,6 +37,15 @@ class _Compiler:
     def __init__(self, root: Any, limits: Limits = DEFAULT_LIMITS) -> None:
         self.root = root
         self.limits = limits
+        # The root's "$schema" names the dialect; none means 2020-12.
+        declared = root.get("$schema") if isinstance(root, dict) else None
+        self.dialect = (
+            DIALECTS.get(declared, DEFAULT_DIALECT) if isinstance(declared, str) else DEFAULT_DIALECT
+        )
+        self.keywords = keywords(self.dialect)
+        self.order = {name: index for index, name in enumerate(self.keywords)}
+        # Every keyword compiled anywhere: the fast path writes code only for those it knows.
+        self.used: set[str] = set()
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
@@ -200,6 +160,39 @@ class _Compiler:
                 on_trail.add(target)
                 pending.append(iter(self.in_place.get(target, [])))
 
+    def _admit(self, keyword: str, value: Any, location: Path) -> None:
+        """Refuse a keyword that is neither this dialect's nor a well-formed annotation."""
+        if is_annotation(keyword) and (keyword not in ANNOTATIONS or ANNOTATIONS[keyword][1](value)):
+            if keyword == "$schema" and location and DIALECTS[value] != self.dialect:
+                raise SchemaError(
+                    f"'$schema' names {DIALECTS[value]}, but the schema's root declares {self.dialect}; "
+                    "toolreg reads one dialect in one schema",
+                    schema_path=to_pointer(location + (keyword,)),
+                    keyword=keyword,
+                )
+            return
+        pointer = to_pointer(location + (keyword,))
+        if keyword in ANNOTATIONS:
+            shape = ANNOTATIONS[keyword][0]
+            raise SchemaError(f"{keyword!r} must be {shape}", schema_path=pointer, keyword=keyword)
+        if keyword in REWRITES:
+            raise SchemaError(REWRITES[keyword], schema_path=pointer, keyword=keyword)
+        if keyword in KNOWN_UNSUPPORTED:
+            raise SchemaError(
+                f"the keyword {keyword!r} is not supported by toolreg", schema_path=pointer, keyword=keyword
+            )
+        elsewhere = dialects_of(keyword)
+        if elsewhere:
+            raise SchemaError(
+                f"{keyword!r} is not a keyword of {self.dialect}, the dialect this schema declares; "
+                f"it belongs to {' and '.join(sorted(elsewhere))}",
+                schema_path=pointer,
+                keyword=keyword,
+            )
+        nearest = difflib.get_close_matches(keyword, [*self.keywords, *ANNOTATIONS], n=1, cutoff=0.6)
+        hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
+        raise SchemaError(f"unknown keyword {keyword!r}{hint}", schema_path=pointer, keyword=keyword)
+
     def _compile_new(self, schema: Any, location: Path, pointer: str) -> Check:
         if schema is True:
             return no_check
@@ -216,15 +209,18 @@ class _Compiler:
             raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
         present = []
         for keyword, value in schema.items():
-            if keyword in _ORDER:
+            if keyword in self.order:
                 present.append(keyword)
             else:
-                _admit(keyword, value, location)
+                self._admit(keyword, value, location)
+        if "$ref" in schema and self.dialect == "draft-07":
+            present = ["$ref"]  # draft-07 ignores the keywords beside a $ref
+        self.used.update(present)
         checks = []
         # Each keyword in the table's order, whatever the order of the schema's keys.
-        for keyword in sorted(present, key=_ORDER.__getitem__):
+        for keyword in sorted(present, key=self.order.__getitem__):
             site = Site(keyword, location + (keyword,), schema, self, f"{pointer}/{escape(keyword)}")
-            check = KEYWORDS[keyword](schema[keyword], site)
+            check = self.keywords[keyword].build(schema[keyword], site)
             self.keyword_checks[site.pointer] = check
             if check is not no_check:
                 checks.append(check)
@@ -238,30 +234,6 @@ class _Compiler:
                 check(instance, path, errors)
 
         return check_all
-
-
-_ORDER = {keyword: index for index, keyword in enumerate(KEYWORDS)}
-
-
-def _admit(keyword: str, value: Any, location: Path) -> None:
-    """Refuse a keyword that is neither supported nor a well-formed annotation."""
-    if keyword in ANNOTATIONS and ANNOTATIONS[keyword][1](value):
-        return
-    pointer = to_pointer(location + (keyword,))
-    if keyword in ANNOTATIONS:
-        shape, fits = ANNOTATIONS[keyword]
-        if not fits(value):
-            raise SchemaError(f"{keyword!r} must be {shape}", schema_path=pointer, keyword=keyword)
-        return
-    if keyword in REWRITES:
-        raise SchemaError(REWRITES[keyword], schema_path=pointer, keyword=keyword)
-    if keyword in KNOWN_UNSUPPORTED:
-        raise SchemaError(
-            f"the keyword {keyword!r} is not supported by toolreg", schema_path=pointer, keyword=keyword
-        )
-    nearest = difflib.get_close_matches(keyword, [*KEYWORDS, *ANNOTATIONS], n=1, cutoff=0.6)
-    hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
-    raise SchemaError(f"unknown keyword {keyword!r}{hint}", schema_path=pointer, keyword=keyword)
 
 
 def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:

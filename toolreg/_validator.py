@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from ._codegen import FastCheck, generate
+from ._codegen import FastCheck, NoFastPath, generate
 from ._errors import OK, Result, ValidationError, trusted_error
 from ._json import json_copy, json_key, plain_copy, survey
 from ._keywords import Findings, OverBudget
@@ -58,7 +58,7 @@ class Validator:
         if self._fast is None:
             try:
                 self._source, self._fast = generate(self._compiled)
-            except (SyntaxError, RecursionError, MemoryError) as error:
+            except (NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
                 # Python's compiler has limits of its own (20 nested blocks): a schema within
                 # toolreg's limits can pass them, and the reference walk then answers every call.
                 self._source = f"# no fast path: {type(error).__name__}: {error}\n"
