@@ -11,7 +11,7 @@ from typing import Any
 
 import toolreg
 from toolreg._pointer import split
-from toolreg._vocabulary import ANNOTATIONS, DIALECTS, VOCABULARY, keywords
+from toolreg._vocabulary import ANNOTATIONS, DIALECTS, VOCABULARY, keywords, subschemas
 
 __all__ = [
     "Group",
@@ -107,22 +107,22 @@ def load_groups(suite: Path, folder: str = "draft2020-12", *, optional: bool = F
     return groups
 
 
-def keywords_used(schema: Any) -> set[str]:
+def keywords_used(schema: Any, dialect: str = "2020-12") -> set[str]:
     """Every keyword that appears in a schema position anywhere in ``schema``, found statically."""
     found: set[str] = set()
-    for subschema in _subschemas(schema):
+    for subschema in _subschemas(schema, dialect):
         found.update(subschema)
     return found
 
 
 def in_toolreg_vocabulary(schema: Any, dialect: str = "2020-12") -> bool:
     """Only supported keywords, and every ``$ref`` a local pointer (toolreg refuses remote ones)."""
-    subschemas = list(_subschemas(schema))
-    refs = [subschema["$ref"] for subschema in subschemas if "$ref" in subschema]
+    every = list(_subschemas(schema, dialect))
+    refs = [subschema["$ref"] for subschema in every if "$ref" in subschema]
     local = all(isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) for ref in refs)
-    declared = [subschema["$schema"] for subschema in subschemas if "$schema" in subschema]
+    declared = [subschema["$schema"] for subschema in every if "$schema" in subschema]
     known = all(isinstance(uri, str) and uri in DIALECTS for uri in declared)
-    return local and known and keywords_used(schema) <= supported(dialect)
+    return local and known and keywords_used(schema, dialect) <= supported(dialect)
 
 
 def keywords_along(schema: Any, pointer: str) -> set[str]:
@@ -157,21 +157,13 @@ def keywords_along(schema: Any, pointer: str) -> set[str]:
     return found
 
 
-def _subschemas(schema: Any) -> Iterator[dict[str, Any]]:
+def _subschemas(schema: Any, dialect: str = "2020-12") -> Iterator[dict[str, Any]]:
+    """Every object schema in ``schema``, by the vocabulary's own walker."""
     if not isinstance(schema, dict):
         return
     yield schema
-    for keyword, value in schema.items():
-        if keyword in ONE_SCHEMA and not isinstance(value, list):
-            children = [value]
-        elif keyword in SCHEMA_ARRAY and isinstance(value, list):
-            children = value
-        elif keyword in SCHEMA_OBJECT and isinstance(value, dict):
-            children = list(value.values())
-        else:
-            continue
-        for child in children:
-            yield from _subschemas(child)
+    for _, child in subschemas(schema, dialect):
+        yield from _subschemas(child, dialect)
 
 
 @dataclass(frozen=True)
