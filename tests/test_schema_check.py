@@ -49,7 +49,7 @@ DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
         ({"dependentRequired": {"a": "b"}}, "/dependentRequired/a", "dependentRequired", "list"),
         ({"dependentRequired": {"a": ["b", "b"]}}, "/dependentRequired/a", "dependentRequired", "twice"),
         ({"minContains": -1}, "/minContains", "minContains", "non-negative integer"),
-        ({"contains": {}, "maxContains": 1.5}, "/contains", "contains", "non-negative integer"),
+        ({"contains": {}, "maxContains": 1.5}, "/maxContains", "maxContains", "non-negative integer"),
         (
             {"$schema": "http://json-schema.org/draft-07/schema#", "prefixItems": []},
             "/prefixItems",

@@ -399,8 +399,9 @@ def _regex(value: Any, site: Site, *below: Token) -> Pattern:
 def _contains(value: Any, site: Site) -> Check:
     """At least ``minContains`` (1 unless given) and at most ``maxContains`` items match the schema."""
     child = site.subschema(value)
-    least = _count_bound(site, "minContains") if "minContains" in site.schema else 1
-    most = _count_bound(site, "maxContains") if "maxContains" in site.schema else None
+    # The bounds' own rows refuse a malformed value, at its own pointer.
+    least = _count_bound(site.schema.get("minContains"), 1)
+    most = _count_bound(site.schema.get("maxContains"), None)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not isinstance(instance, list):
@@ -412,7 +413,7 @@ def _contains(value: Any, site: Site) -> Check:
             if not found:
                 matching.append(index)
         count = len(matching)
-        if count < least:
+        if least is not None and count < least:
             message = f"must contain at least {_count(least, 'item')} matching the 'contains' schema"
             quoted = f", contains {count}"
             failure = site.failure(
@@ -435,8 +436,8 @@ def _contains(value: Any, site: Site) -> Check:
     return check
 
 
-def _count_bound(site: Site, keyword: str) -> int:
-    return site.non_negative_integer(site.schema[keyword])
+def _count_bound(value: Any, default: int | None) -> int | None:
+    return int(value) if is_integer(value) and value >= 0 else default
 
 
 def _renamed(error: ValidationError, keyword: str) -> ValidationError:
