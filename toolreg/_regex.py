@@ -104,13 +104,16 @@ def _look_ahead_parts(source: str) -> Callable[[str], bool] | None:
     pattern matches when each ``(?=X)`` finds ``^X`` and no ``(?!X)`` does, and the rest after ``^``
     matches too.
     """
-    if not source.startswith("^") or "|" in _top_level(source):
-        return None
-    conditions, index = [], 1
-    while source.startswith(("(?=", "(?!"), index):
-        end = _group_end(source, index)
-        conditions.append((source[index + 2] == "=", source[index + 3 : end - 1]))
-        index = end
+    try:
+        if not source.startswith("^") or "|" in _top_level(source):
+            return None
+        conditions, index = [], 1
+        while source.startswith(("(?=", "(?!"), index):
+            end = _group_end(source, index)
+            conditions.append((source[index + 2] == "=", source[index + 3 : end - 1]))
+            index = end
+    except IndexError:
+        return None  # not a shape this reads; the backtracking engine and its guard take it
     if not conditions:
         return None
     parts = [(True, source[index:]), *conditions]
