@@ -152,6 +152,8 @@ KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "contains": lambda subschemas: subschemas,
     "minContains": _integers(0, 3),
     "maxContains": _integers(0, 3),
+    "unevaluatedProperties": lambda subschemas: subschemas,
+    "unevaluatedItems": lambda subschemas: subschemas,
     "if": lambda subschemas: subschemas,
     "then": lambda subschemas: subschemas,
     "else": lambda subschemas: subschemas,

@@ -233,3 +233,109 @@ def test_the_fast_path_writes_code_only_for_keywords_it_knows():
         validator = toolreg.compile({"properties": {"a": {keyword: value}}})
         assert validator.source.startswith("# no fast path"), keyword
         assert validator.validate({"a": 1}) == validator.validate_reference({"a": 1})
+
+
+# -- the keywords of the whole 2020-12 vocabulary ------------------------------------------------
+
+
+def facts_of(errors):
+    return [(error.path, error.schema_path, error.keyword) for error in errors]
+
+
+def test_unevaluated_properties_sees_through_branches_that_pass():
+    schema = {
+        "type": "object",
+        "properties": {"kind": {"enum": ["a", "b"]}},
+        "anyOf": [
+            {"properties": {"kind": {"const": "a"}, "size": {"type": "integer"}}},
+            {"properties": {"kind": {"const": "b"}, "name": {"type": "string"}}},
+        ],
+        "unevaluatedProperties": False,
+    }
+    assert toolreg.validate(schema, {"kind": "a", "size": 1}) == []
+    # "name" belongs to the branch that fails, so nothing here evaluates it.
+    errors = toolreg.validate(schema, {"kind": "a", "size": 1, "name": "x"})
+    assert facts_of(errors) == [("", "/unevaluatedProperties", "unevaluatedProperties")]
+    assert errors[0].facts["extra"] == ("name",)
+    assert "no other keyword here allows" in errors[0].message
+
+
+def test_unevaluated_properties_with_a_schema_reports_each_property_where_it_is():
+    schema = {"properties": {"a": {}}, "unevaluatedProperties": {"type": "string"}}
+    errors = toolreg.validate(schema, {"a": 1, "b": "x", "c": 2})
+    assert facts_of(errors) == [("/c", "/unevaluatedProperties/type", "type")]
+    assert errors[0].masked().path == "/*"  # the instance chose the name
+
+
+def test_unevaluated_items_after_prefix_and_contains():
+    schema = {"prefixItems": [{"type": "string"}], "contains": {"const": 5}, "unevaluatedItems": False}
+    assert toolreg.validate(schema, ["a", 5, 5]) == []
+    errors = toolreg.validate(schema, ["a", 5, 6, 7])
+    assert facts_of(errors) == [("", "/unevaluatedItems", "unevaluatedItems")]
+    assert errors[0].facts["extra"] == (2, 3)
+    # 2019-09's contains evaluates nothing.
+    older = {"$schema": "https://json-schema.org/draft/2019-09/schema", **schema}
+    older["items"] = older.pop("prefixItems")
+    assert toolreg.validate(older, ["a", 5])[0].facts["extra"] == (1,)
+
+
+def test_pattern_properties_and_the_names_additional_properties_leaves():
+    schema = {"patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": {"type": "integer"}}
+    errors = toolreg.validate(schema, {"x-a": 1, "b": "2", "x-c": "ok", "d": 4})
+    assert facts_of(errors) == [
+        ("/x-a", "/patternProperties/^x-/type", "type"),
+        ("/b", "/additionalProperties/type", "type"),
+    ]
+
+
+def test_if_then_else_say_which_way_the_condition_went():
+    schema = {"if": {"required": ["a"]}, "then": {"required": ["b"]}, "else": {"required": ["c"]}}
+    (then_error,) = toolreg.validate(schema, {"a": 1})
+    assert (then_error.schema_path, then_error.facts["if_matched"]) == ("/then/required", True)
+    (else_error,) = toolreg.validate(schema, {})
+    assert (else_error.schema_path, else_error.facts["if_matched"]) == ("/else/required", False)
+    assert toolreg.validate({"then": {"required": ["b"]}}, {}) == []  # without "if", nothing
+
+
+def test_dependent_keywords_apply_only_when_their_property_is_there():
+    schema = {"dependentRequired": {"card": ["cvv"]}, "dependentSchemas": {"card": {"required": ["name"]}}}
+    assert toolreg.validate(schema, {"cvv": 1}) == []
+    errors = toolreg.validate(schema, {"card": 1})
+    assert facts_of(errors) == [
+        ("", "/dependentRequired", "dependentRequired"),
+        ("", "/dependentSchemas/card/required", "required"),
+    ]
+    assert (errors[0].facts["missing"], errors[0].facts["present"]) == ("cvv", "card")
+
+
+@pytest.mark.parametrize(
+    ("instance", "keyword", "actual"),
+    [([], "contains", 0), (["a", 1], "minContains", 1), ([1, 2, 3, 4], "maxContains", 4)],
+)
+def test_contains_counts_matching_items(instance, keyword, actual):
+    schema = {"contains": {"type": "integer"}, "minContains": 2, "maxContains": 3}
+    (error,) = toolreg.validate(schema, instance)
+    assert (error.keyword, error.schema_path, error.facts["actual"]) == (keyword, "/contains", actual)
+    assert toolreg.validate(schema, [1, "a", 2]) == []
+
+
+def test_a_declared_draft_07_is_read_by_its_rules():
+    draft7 = "http://json-schema.org/draft-07/schema#"
+    schema = {
+        "$schema": draft7,
+        "items": [{"type": "string"}],
+        "additionalItems": {"type": "integer"},
+        "dependencies": {"a": ["b"]},
+        "definitions": {"n": {"type": "integer"}},
+    }
+    assert toolreg.validate(schema, ["x", 1, 2]) == []
+    assert facts_of(toolreg.validate(schema, ["x", "y"])) == [("/1", "/additionalItems/type", "type")]
+    assert facts_of(toolreg.validate(schema, {"a": 1})) == [("", "/dependencies", "dependencies")]
+    # Beside a $ref, draft-07 ignores every other keyword.
+    assert (
+        toolreg.validate(
+            {"$schema": draft7, "definitions": {"n": {}}, "$ref": "#/definitions/n", "type": "string"}, 1
+        )
+        == []
+    )
+    assert toolreg.validate({"definitions": {"n": {}}, "$ref": "#/definitions/n", "type": "string"}, 1) != []

@@ -284,7 +284,7 @@ def test_a_ref_cycle_that_consumes_the_instance_is_fine():
             "/prefixItems",
             "array",
         ),
-        ({"unevaluatedProperties": False}, "/unevaluatedProperties", "not supported"),
+        ({"$recursiveAnchor": True}, "/$recursiveAnchor", "not supported"),
         ({"$vocabulary": {}}, "/$vocabulary", "not supported"),
         ({"contentMediaType": 3}, "/contentMediaType", "string"),
         ({"contentSchema": 3}, "/contentSchema", "schema"),

@@ -35,6 +35,8 @@ __all__ = [
     "JSON_TYPES",
     "show",
     "no_check",
+    "Every",
+    "EVERY",
 ]
 
 Path = tuple[Token, ...]
@@ -126,6 +128,18 @@ def scratch(errors: list[ValidationError]) -> list[ValidationError]:
     return errors.scratch() if type(errors) is Findings else []
 
 
+class Every:
+    """Every property name, or every item: what ``additionalProperties`` or ``items`` evaluates."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "EVERY"
+
+
+EVERY = Every()
+
+
 class Compiler(Protocol):
     """What a keyword function may ask of the schema walk (see ``_schema``)."""
 
@@ -136,6 +150,10 @@ class Compiler(Protocol):
     def applies_in_place(self, source: Path, target: Path) -> None: ...
 
     def reference(self, ref: str, location: Path) -> Check: ...
+
+    def evaluated(
+        self, location: Path, kind: str, *, own: bool = True
+    ) -> Callable[[Any, list[ValidationError]], Any]: ...
 
 
 @dataclass(frozen=True)
@@ -951,6 +969,72 @@ def _not(value: Any, site: Site) -> Check:
         child(instance, path, found)
         if not found:
             errors.append(site.failure(path, "must not match the schema in 'not'"))
+
+    return check
+
+
+def _unevaluated_properties(value: Any, site: Site) -> Check:
+    """Each property that no other keyword here evaluated (``properties``, ``patternProperties``,
+    ``additionalProperties``, or a subschema applied in place that the object passes) matches the schema."""
+    evaluated = site.compiler.evaluated(site.location[:-1], "properties", own=False)
+    if value is False:
+
+        def check_none_left(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if isinstance(instance, dict) and instance:
+                done = evaluated(instance, errors)
+                left = [] if done is EVERY else [name for name in instance if name not in done]
+                if left:
+                    names = ", ".join(map(show, left))
+                    noun = "property" if len(left) == 1 else "properties"
+                    errors.append(
+                        site.failure(
+                            path,
+                            f"must not have the {noun} {names}, which no other keyword here allows",
+                            masked_message=f"has {_count(len(left), 'property', 'properties')} "
+                            "no keyword here allows",
+                            extra=freeze(left),
+                        )
+                    )
+
+        return check_none_left
+    child = site.subschema(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict) and instance:
+            done = evaluated(instance, errors)
+            if done is not EVERY:
+                for name, item in instance.items():
+                    if name not in done:
+                        child(item, path + (InstanceKey(name),), errors)
+
+    return check
+
+
+def _unevaluated_items(value: Any, site: Site) -> Check:
+    """Each item that no other keyword here evaluated (``prefixItems``, ``items``, ``contains``, or a
+    subschema applied in place that the array passes) matches the schema."""
+    evaluated = site.compiler.evaluated(site.location[:-1], "items", own=False)
+    if value is False:
+
+        def check_none_left(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if isinstance(instance, list) and instance:
+                done = evaluated(instance, errors)
+                left = [] if done is EVERY else [index for index in range(len(instance)) if index not in done]
+                if left:
+                    which = ", ".join(map(str, left))
+                    message = f"must not have the items at {which}, which no other keyword here allows"
+                    errors.append(site.failure(path, message, extra=freeze(left)))
+
+        return check_none_left
+    child = site.subschema(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list) and instance:
+            done = evaluated(instance, errors)
+            if done is not EVERY:
+                for index, item in enumerate(instance):
+                    if index not in done:
+                        child(item, path + (index,), errors)
 
     return check
 

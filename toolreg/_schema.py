@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
 from ._errors import Masked, SchemaError, ValidationError, trusted_error
 from ._json import NotJSON, snapshot
-from ._keywords import Check, Path, Site, no_check, spend
+from ._keywords import EVERY, Check, Every, Path, Site, no_check, scratch, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._pointer import escape, masked_pointer, split, to_pointer
+from ._regex import Pattern
 from ._vocabulary import (
     ANNOTATIONS,
     DEFAULT_DIALECT,
@@ -46,6 +48,7 @@ class _Compiler:
         self.order = {name: index for index, name in enumerate(self.keywords)}
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
+        self.patterns: dict[str, Pattern] = {}
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
@@ -123,6 +126,26 @@ class _Compiler:
         while self.waiting:
             schema, location, pointer = self.waiting.pop()
             self.compile(schema, location, pointer)
+
+    def pattern(self, source: str) -> Pattern:
+        """The compiled pattern, once per schema (it was checked where the schema holds it)."""
+        if source not in self.patterns:
+            self.patterns[source] = Pattern(source)
+        return self.patterns[source]
+
+    def schema_at(self, location: Path) -> Any:
+        schema = self.root
+        for token in location:
+            schema = schema[token]
+        return schema
+
+    def evaluated(self, location: Path, kind: str, *, own: bool = True) -> Evaluator:
+        """What the schema at ``location`` evaluates of an instance that passes it: the property
+        names (``kind`` "properties") or item indices ("items"), or ``EVERY`` one. The keywords
+        that name them directly count, and each subschema applied in place that the instance passes
+        (``unevaluatedProperties`` and ``unevaluatedItems`` read this). ``own`` includes the schema's
+        own ``unevaluated…`` keyword, as it counts for the schemas around it."""
+        return _Evaluator(self, location, kind, own)
 
     def refuse_endless_loops(self) -> None:
         """Refuse a cycle of schemas that apply to the same value, naming a ``$ref`` on it."""
@@ -234,6 +257,104 @@ class _Compiler:
                 check(instance, path, errors)
 
         return check_all
+
+
+Evaluated = frozenset[str] | frozenset[int] | Every
+Evaluator = Callable[[Any, list[ValidationError]], Evaluated]
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+
+
+class _Evaluator:
+    """:meth:`_Compiler.evaluated` for one location; it reads the compiled checks when it runs, since a
+    ``$ref`` may lead to a schema compiled after it."""
+
+    __slots__ = ("compiler", "location", "kind", "own", "_pointer")
+
+    def __init__(self, compiler: _Compiler, location: Path, kind: str, own: bool) -> None:
+        self.compiler, self.location, self.kind, self.own = compiler, location, kind, own
+        self._pointer = to_pointer(location)
+
+    def __call__(self, instance: Any, errors: list[ValidationError]) -> Evaluated:
+        schema = self.compiler.schema_at(self.location)
+        if not isinstance(schema, dict):
+            return frozenset()
+        found: set[Any] = set()
+        direct = self._direct(schema, instance, errors)
+        if isinstance(direct, Every):
+            return EVERY
+        found.update(direct)
+        for location in self._passing(schema, instance, errors):
+            below = _Evaluator(self.compiler, location, self.kind, True)(instance, errors)
+            if isinstance(below, Every):
+                return EVERY
+            found.update(below)
+        return frozenset(found)
+
+    def _direct(self, schema: dict[str, Any], instance: Any, errors: list[ValidationError]) -> Evaluated:
+        """What the keywords of this schema object name themselves."""
+        dialect = self.compiler.dialect
+        if self.kind == "properties":
+            if not isinstance(instance, dict):
+                return frozenset()
+            if "additionalProperties" in schema or (self.own and "unevaluatedProperties" in schema):
+                return EVERY
+            names = {name for name in schema.get("properties", {}) if name in instance}
+            for source in schema.get("patternProperties", {}):
+                search = self.compiler.pattern(source).search
+                names.update(name for name in instance if search(name))
+            return frozenset(names)
+        if not isinstance(instance, list):
+            return frozenset()
+        if self.own and "unevaluatedItems" in schema:
+            return EVERY
+        items = schema.get("items")
+        if dialect == "2020-12":
+            if "items" in schema:
+                return EVERY
+            indices = set(range(min(len(schema.get("prefixItems", [])), len(instance))))
+        else:
+            if "items" in schema and not isinstance(items, list):
+                return EVERY
+            if isinstance(items, list) and "additionalItems" in schema:
+                return EVERY
+            indices = set(range(min(len(items), len(instance)))) if isinstance(items, list) else set()
+        if dialect == "2020-12" and "contains" in schema:
+            contains = self.compiler.checks[f"{self._pointer}/contains"]
+            for index, item in enumerate(instance):
+                found = scratch(errors)
+                contains(item, (), found)
+                if not found:
+                    indices.add(index)
+        return frozenset(indices)
+
+    def _passing(self, schema: dict[str, Any], instance: Any, errors: list[ValidationError]) -> list[Path]:
+        """The subschemas applied in place here that the instance passes."""
+        candidates: list[Path] = []
+        if "$ref" in schema:
+            candidates.append(self.compiler.ref_targets[f"{self._pointer}/$ref"])
+        for keyword in _IN_PLACE_LISTS:
+            candidates.extend(
+                self.location + (keyword, index) for index in range(len(schema.get(keyword, ())))
+            )
+        dependent = schema.get("dependentSchemas", {})
+        if isinstance(instance, dict):
+            candidates.extend(
+                self.location + ("dependentSchemas", name) for name in dependent if name in instance
+            )
+        passing = [location for location in candidates if self._passes(location, instance, errors)]
+        if "if" in schema:
+            branch = "then" if self._passes(self.location + ("if",), instance, errors) else "else"
+            if branch == "then":
+                passing.append(self.location + ("if",))
+            if branch in schema and self._passes(self.location + (branch,), instance, errors):
+                passing.append(self.location + (branch,))
+        return passing
+
+    def _passes(self, location: Path, instance: Any, errors: list[ValidationError]) -> bool:
+        spend(errors)
+        found = scratch(errors)
+        self.compiler.checks[to_pointer(location)](instance, (), found)
+        return not found
 
 
 def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:

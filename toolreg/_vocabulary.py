@@ -100,6 +100,8 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("if", k._if, holds="schema", in_place=True),
     Keyword("then", k._then_else, holds="schema", in_place=True),
     Keyword("else", k._then_else, holds="schema", in_place=True),
+    Keyword("unevaluatedItems", k._unevaluated_items, "array", "schema", dialects=_SINCE_2019),
+    Keyword("unevaluatedProperties", k._unevaluated_properties, "object", "schema", dialects=_SINCE_2019),
     Keyword("$defs", k._definitions, holds="map", dialects=_SINCE_2019),
     Keyword("definitions", k._definitions, holds="map"),
 )
@@ -168,9 +170,7 @@ def is_annotation(keyword: str) -> bool:
 
 
 # JSON Schema keywords that toolreg knows but does not support.
-KNOWN_UNSUPPORTED = frozenset(
-    ("$vocabulary", "$dynamicAnchor", "$recursiveAnchor", "unevaluatedItems", "unevaluatedProperties")
-)
+KNOWN_UNSUPPORTED = frozenset(("$vocabulary", "$dynamicAnchor", "$recursiveAnchor"))
 
 # Forms from elsewhere, and features toolreg leaves out, with what to write instead.
 REWRITES = {
