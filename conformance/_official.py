@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import toolreg
 from toolreg._pointer import split
+from toolreg._schema import ROOT_URI, resolve
 from toolreg._vocabulary import ANNOTATIONS, DIALECTS, VOCABULARY, keywords, subschemas
 
 __all__ = [
@@ -78,6 +79,8 @@ class Group:
     schema: Any
     cases: tuple[dict[str, Any], ...]
     dialect: str = "2020-12"
+    # The suite's remote documents by URI, for the $refs that name them.
+    documents: Any = field(default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -92,18 +95,30 @@ class Group:
         return {"$schema": uri, **self.schema}
 
 
+def load_remotes(suite: Path) -> dict[str, Any]:
+    """The documents of the suite's ``remotes/`` by the URI its tests give them (a local server's)."""
+    remotes = suite / "remotes"
+    return {
+        f"http://localhost:1234/{path.relative_to(remotes).as_posix()}": json.loads(
+            path.read_text(encoding="utf-8")
+        )
+        for path in sorted(remotes.rglob("*.json"))
+    }
+
+
 def load_groups(suite: Path, folder: str = "draft2020-12", *, optional: bool = False) -> list[Group]:
     """Every group of one dialect's required files (or, with ``optional``, of its optional files
     other than ``optional/format``), in file then document order."""
     directory = suite / "tests" / folder
     dialect = DIALECT_FOLDERS[folder][0]
     paths = sorted(directory.glob("optional/*.json" if optional else "*.json"))
+    documents = load_remotes(suite)
     groups = []
     for path in paths:
         relative = f"{folder}/{path.relative_to(directory).as_posix()}"
         for group in json.loads(path.read_text(encoding="utf-8")):
             cases = tuple(group["tests"])
-            groups.append(Group(relative, group["description"], group["schema"], cases, dialect))
+            groups.append(Group(relative, group["description"], group["schema"], cases, dialect, documents))
     return groups
 
 
@@ -115,14 +130,39 @@ def keywords_used(schema: Any, dialect: str = "2020-12") -> set[str]:
     return found
 
 
-def in_toolreg_vocabulary(schema: Any, dialect: str = "2020-12") -> bool:
-    """Only supported keywords, and every ``$ref`` a local pointer (toolreg refuses remote ones)."""
-    every = list(_subschemas(schema, dialect))
-    refs = [subschema["$ref"] for subschema in every if "$ref" in subschema]
-    local = all(isinstance(ref, str) and (ref == "#" or ref.startswith("#/")) for ref in refs)
-    declared = [subschema["$schema"] for subschema in every if "$schema" in subschema]
-    known = all(isinstance(uri, str) and uri in DIALECTS for uri in declared)
-    return local and known and keywords_used(schema, dialect) <= supported(dialect)
+def in_toolreg_vocabulary(schema: Any, dialect: str = "2020-12", documents: Any = None) -> bool:
+    """Only supported keywords, one dialect, and no ``$ref`` to a meta-schema (toolreg bundles none),
+    in the schema and in every document of ``documents`` its ``$ref``s reach."""
+    pending, seen = [(schema, ROOT_URI)], set[str]()
+    while pending:
+        current, base = pending.pop()
+        every = list(_subschemas(current, dialect))
+        declared = {subschema["$schema"] for subschema in every if "$schema" in subschema}
+        if not all(isinstance(uri, str) and DIALECTS.get(uri) == dialect for uri in declared):
+            return False
+        if not keywords_used(current, dialect) <= supported(dialect):
+            return False
+        for ref in _references(current, base, dialect):
+            if ref.startswith(("https://json-schema.org/", "http://json-schema.org/")):
+                return False
+            if ref in (documents or {}) and ref not in seen:
+                seen.add(ref)
+                pending.append((documents[ref], ref))
+    return True
+
+
+def _references(schema: Any, base: str, dialect: str) -> Iterator[str]:
+    """The absolute URI, without fragment, of every ``$ref`` in ``schema``."""
+    stack = [(schema, base)]
+    while stack:
+        current, base = stack.pop()
+        if not isinstance(current, dict):
+            continue
+        if isinstance(current.get("$id"), str) and not current["$id"].startswith("#"):
+            base = resolve(base, current["$id"])
+        if isinstance(current.get("$ref"), str):
+            yield resolve(base, current["$ref"]).partition("#")[0]
+        stack.extend((child, base) for _, child in subschemas(current, dialect))
 
 
 def keywords_along(schema: Any, pointer: str) -> set[str]:
@@ -191,8 +231,8 @@ class Outcome:
         return self.refused is not None
 
 
-def _toolreg_is_valid(schema: Any) -> Callable[[Any], bool]:
-    return toolreg.compile(schema).is_valid
+def _toolreg_is_valid(group: Group) -> Callable[[Any], bool]:
+    return toolreg.compile(group.declared, documents=group.documents).is_valid
 
 
 def judge(group: Group, implementation: Implementation | None = None) -> Outcome:
@@ -201,10 +241,10 @@ def judge(group: Group, implementation: Implementation | None = None) -> Outcome
     toolreg compiles the schema once; another implementation is asked ``f(schema, instance)``
     for each case, and its verdict is "no errors".
     """
-    in_vocabulary = in_toolreg_vocabulary(group.schema, group.dialect)
+    in_vocabulary = in_toolreg_vocabulary(group.schema, group.dialect, group.documents)
     if implementation is None:
         try:
-            is_valid = _toolreg_is_valid(group.declared)
+            is_valid = _toolreg_is_valid(group)
         except toolreg.SchemaError as error:
             return Outcome(group, in_vocabulary, str(error), (), 0)
     else:

@@ -160,7 +160,19 @@ def ecma_additional_properties(
         yield from validator.descend(instance[name], extra, path=name)
 
 
+def every_contains_bound(validator: Any, contains: Any, instance: Any, schema: Any) -> Iterator[OracleError]:
+    """Divergence 4: every error, as everywhere. jsonschema stops at "too many" when ``minContains``
+    exceeds ``maxContains``; the array breaks both bounds, so both are reported."""
+    errors = list(jsonschema._keywords.contains(validator, contains, instance, schema))
+    yield from errors
+    if any(error.validator == "maxContains" for error in errors):
+        matching = sum(validator.evolve(schema=contains).is_valid(item) for item in instance)
+        if matching < schema.get("minContains", 1):
+            yield OracleError(f"too few items match {contains!r}", validator="minContains")
+
+
 DIVERGENCES = {
+    "contains": every_contains_bound,
     "pattern": ecma_pattern,
     "patternProperties": ecma_pattern_properties,
     "additionalProperties": ecma_additional_properties,

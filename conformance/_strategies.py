@@ -106,13 +106,25 @@ def _schema_lists(subschemas: Strategy) -> Strategy:
 NAME_PATTERNS = ("^a", "b$", "^[a-c]+$", "x", "^$", "\\d", "~")
 
 # Where generated $refs point; "/b" and "%" exercise pointer and URI escaping.
-REF_TARGETS = {"#/$defs/a": "a", "#/$defs/~1b": "/b", "#/$defs/c%25": "c%", "#/$defs/node": "node"}
+REF_TARGETS = {
+    "#/$defs/a": "a",
+    "#/$defs/~1b": "/b",
+    "#/$defs/c%25": "c%",
+    "#/$defs/node": "node",
+    "#A": "a",  # the anchor the "a" entry declares
+    "r.json": "r",  # the resource the "r" entry is, by its "$id"
+}
+# Identifiers drawn anywhere: none of them is what a generated $ref names.
+IDS = ("https://example.com/s1.json", "https://example.com/d/s2.json")
 # Bounds where Python's floats, big integers and JSON's numbers can part.
 NUMBER_CORNERS = (0, 1, -1, 0.5, 1.5, 2**64, -(2**64), 1e300, 0.1, 2**53 + 1)
 
 # For each supported keyword, how to draw its value given a strategy for subschemas.
 KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "$ref": lambda subschemas: st.sampled_from(sorted(REF_TARGETS)),
+    "$id": lambda subschemas: st.sampled_from(IDS),
+    "$anchor": lambda subschemas: st.sampled_from(("x", "y_1")),
+    "$dynamicAnchor": lambda subschemas: st.just("dx"),
     "type": lambda subschemas: (
         st.sampled_from(TYPE_NAMES)
         | st.lists(st.sampled_from(TYPE_NAMES), min_size=1, max_size=3, unique=True)
@@ -164,7 +176,7 @@ KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "$defs": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
     "definitions": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
 }
-_REFERENCES = frozenset({"$ref", "$defs", "definitions"})
+_REFERENCES = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"})
 
 
 def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> Strategy:
@@ -179,7 +191,7 @@ def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> 
         raise ValueError(f"no generator for keyword(s) {', '.join(sorted(unknown))}")
     plain = _plain_schemas(vocabulary, max_leaves)
     if "$ref" not in vocabulary:
-        return plain
+        return plain.map(_identifiers_kept_apart)
     targets = _plain_schemas([name for name in vocabulary if name not in _REFERENCES], max_leaves // 2)
     # A typed target fails often enough for the reference to matter.
     typed = st.builds(
@@ -188,7 +200,31 @@ def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> 
         targets,
     )
     bodies = st.fixed_dictionaries({name: typed for name in REF_TARGETS.values()})
-    return st.builds(_with_definitions, plain, bodies)
+    return st.builds(_with_definitions, plain, bodies).map(_identifiers_kept_apart)
+
+
+def _identifiers_kept_apart(schema: Any) -> Any:
+    """``schema`` with each identifier declared once, and no "$id" below the root above a "$ref"
+    (the $ref would then name a place in that new resource, which the generator did not mean)."""
+    seen: set[str] = set()
+
+    def walk(value: Any, root: bool) -> Any:
+        if isinstance(value, list):
+            return [walk(item, False) for item in value]
+        if not isinstance(value, dict):
+            return value
+        kept = {key: walk(item, False) for key, item in value.items()}
+        for keyword in ("$id", "$anchor", "$dynamicAnchor"):
+            name = f"{keyword}={kept.get(keyword)}"
+            if keyword in kept and (
+                name in seen or (keyword == "$id" and not root and '"$ref"' in json.dumps(kept))
+            ):
+                del kept[keyword]
+            elif keyword in kept:
+                seen.add(name)
+        return kept
+
+    return walk(schema, True)
 
 
 def _plain_schemas(vocabulary: list[str], max_leaves: int) -> Strategy:
@@ -215,6 +251,15 @@ def _with_definitions(schema: Any, bodies: dict[str, Any]) -> Any:
     node = bodies["node"] if isinstance(bodies["node"], dict) else {}
     recursive = {"$ref": "#/$defs/node"}
     bodies = {**bodies, "node": {**node, "properties": {"a": recursive}, "items": recursive}}
+    named = {"a": {"$anchor": "A"}, "r": {"$id": "r.json"}}
+    for name, identifier in named.items():
+        body = (
+            bodies[name] if isinstance(bodies[name], dict) else {"not": {}} if bodies[name] is False else {}
+        )
+        bodies[name] = {
+            **{key: item for key, item in body.items() if key not in ("$id", "$anchor")},
+            **identifier,
+        }
     return {**schema, "$defs": {**schema.get("$defs", {}), **bodies}}
 
 
@@ -387,19 +432,24 @@ def shaped(schema: Any) -> Strategy:
     properties = schema.get("properties", {})
     named_elsewhere = [
         *schema.get("required", []),
-        *schema.get("patternProperties", {}).keys() & set(PROPERTY_NAMES),
+        *(name for name in PROPERTY_NAMES if name in schema.get("patternProperties", {})),
         *schema.get("dependentRequired", {}),
         *schema.get("dependentSchemas", {}),
     ]
     names = [*properties, *dict.fromkeys(name for name in named_elsewhere if name not in properties)]
-    if names or "additionalProperties" in schema or "patternProperties" in schema:
+    loose = {"additionalProperties", "patternProperties", "unevaluatedProperties"} & schema.keys()
+    if names or loose:
         extra = st.dictionaries(
             st.sampled_from(PROPERTY_NAMES), shaped(schema.get("additionalProperties", True)), max_size=2
         )
         named = st.fixed_dictionaries({name: shaped(properties.get(name, True)) for name in names})
         shapes.append(st.builds(lambda some, more: {**more, **some}, named, extra))
+    # A value shaped like a branch: what "then", "else" or each "allOf" branch asks for.
+    for branch in [schema.get("then"), schema.get("else"), *schema.get("allOf", [])]:
+        if isinstance(branch, dict):
+            shapes.append(shaped(branch))
     prefix = schema.get("prefixItems", [])
-    if prefix or "items" in schema or "contains" in schema:
+    if prefix or "items" in schema or "contains" in schema or "unevaluatedItems" in schema:
         rest = st.lists(shaped(schema.get("items", schema.get("contains", True))), max_size=4)
         head = st.tuples(*(shaped(item) for item in prefix)).map(list)
         shapes.append(st.builds(lambda first, then: [*first, *then], head, rest))

@@ -43,7 +43,7 @@ _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
 # Every keyword the generator writes code for. A schema that uses another keyword anywhere, or
 # declares another dialect, gets no fast path: the reference walk answers it.
 HANDLED_KEYWORDS = (
-    frozenset({"type", "enum", "const", "$defs", "definitions"})
+    frozenset({"type", "enum", "const", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"})
     | _IN_PLACE
     | frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
 )
@@ -458,6 +458,8 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     unhandled = sorted(compiled.used - HANDLED_KEYWORDS)
     if unhandled or compiled.dialect != DEFAULT_DIALECT:
         raise NoFastPath(f"written for {compiled.dialect} keywords {unhandled}")
+    if compiled.loaded:
+        raise NoFastPath(f"references other documents: {sorted(compiled.loaded)}")
     generator = _Generator(compiled)
     root = generator.function_for(())
     generator.write_functions()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -144,6 +145,7 @@ class Compiler(Protocol):
     """What a keyword function may ask of the schema walk (see ``_schema``)."""
 
     limits: Limits
+    dialect: str
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check: ...
 
@@ -1088,6 +1090,28 @@ def _ref(value: Any, site: Site) -> Check:
     if not isinstance(value, str):
         site.refuse(f"must be a string, not {show(value)}")
     return site.compiler.reference(value, site.location)
+
+
+def _id(value: Any, site: Site) -> Check:
+    """The URI of this schema resource, against which the ``$ref``s inside it resolve."""
+    if not isinstance(value, str):
+        site.refuse(f"must be a string holding a URI, not {show(value)}")
+    if "#" in value.rstrip("#") and site.compiler.dialect != "draft-07":
+        site.refuse("must not have a fragment; name a schema with '$anchor' instead")
+    return no_check
+
+
+def _anchor(value: Any, site: Site) -> Check:
+    """A name a ``$ref`` can use as its fragment (``"#name"``) for this schema."""
+    if not isinstance(value, str) or not _ANCHOR.fullmatch(value):
+        site.refuse(
+            f"must be a name of letters, digits, '-', '_' and '.' that starts with a letter or '_', "
+            f"not {show(value)}"
+        )
+    return no_check
+
+
+_ANCHOR = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
 
 
 def _definitions(value: Any, site: Site) -> Check:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["Token", "InstanceKey", "to_pointer", "masked_pointer", "escape", "unescape", "split"]
+__all__ = ["Token", "InstanceKey", "Document", "to_pointer", "masked_pointer", "escape", "unescape", "split"]
 
 Token = str | int
 
@@ -12,6 +12,13 @@ Token = str | int
 class InstanceKey(str):
     """A property name the instance chose (under ``additionalProperties``), not one the schema named:
     a masked error shows it as ``*``."""
+
+    __slots__ = ()
+
+
+class Document(str):
+    """The first token of a location in another schema document, given by its URI: the pointer of
+    ``(Document(uri), "type")`` is ``uri#/type``."""
 
     __slots__ = ()
 
@@ -28,14 +35,17 @@ def unescape(token: str) -> str:
 
 def to_pointer(tokens: Iterable[Token]) -> str:
     """``("user", "email")`` becomes ``/user/email``; no tokens is the root, ``""``."""
-    parts = []
+    parts, document = [], ""
     for token in tokens:
+        if type(token) is Document:
+            document = f"{token}#"
+            continue
         text = token if type(token) is str else str(token)
         # Most names need no escaping; testing first keeps pointers cheap on the error path.
         if "~" in text or "/" in text:
             text = text.replace("~", "~0").replace("/", "~1")
         parts.append(text)
-    return "/" + "/".join(parts) if parts else ""
+    return document + ("/" + "/".join(parts) if parts else "")
 
 
 def masked_pointer(tokens: tuple[Token, ...]) -> str | None:

@@ -196,8 +196,12 @@ class ToolRegistry:
     ``is_valid`` answers yes or no, and ``check`` raises :class:`~toolreg.InvalidArgumentsError`.
     """
 
-    def __init__(self, *, limits: LimitsLike = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+    ) -> None:
         self.limits = as_limits(limits)
+        # Schemas that tools' $refs may name by URI (a shared definitions file); nothing is fetched.
+        self.documents = dict(documents or {})
         self._records: dict[str, ToolRecord] = {}
         self._validators: dict[str, Callable[[Any], Result]] = {}
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
@@ -293,10 +297,12 @@ class ToolRegistry:
             # The text of the plain snapshot, so a subclass cannot show one schema and compile another.
             text = _JSON_TEXT(snapshot(schema, self.limits.max_schema_depth))
         except (NotJSON, ValueError):
-            return Validator(schema, limits=self.limits)  # it raises the SchemaError that says why
+            return Validator(schema, limits=self.limits, documents=self.documents)  # raises, saying why
         validator = self._shared.get(text)
         if validator is None:
-            validator = self._shared.setdefault(text, Validator(schema, limits=self.limits))
+            validator = self._shared.setdefault(
+                text, Validator(schema, limits=self.limits, documents=self.documents)
+            )
         return validator
 
     def unregister(self, name: str) -> ToolRecord:

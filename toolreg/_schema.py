@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin
 
 from ._errors import Masked, SchemaError, ValidationError, trusted_error
 from ._json import NotJSON, snapshot
 from ._keywords import EVERY, Check, Every, Path, Site, no_check, scratch, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
-from ._pointer import escape, masked_pointer, split, to_pointer
+from ._pointer import Document, escape, masked_pointer, split, to_pointer
 from ._regex import Pattern
 from ._vocabulary import (
     ANNOTATIONS,
@@ -23,7 +23,29 @@ from ._vocabulary import (
     dialects_of,
     is_annotation,
     keywords,
+    subschemas,
 )
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def resolve(base: str, reference: str) -> str:
+    """``reference`` made absolute against ``base`` (RFC 3986), URNs included, which Python's
+    ``urljoin`` leaves alone: ``#/$defs/a`` against ``urn:uuid:…`` is ``urn:uuid:…#/$defs/a``."""
+    # The fragment is kept as written: urljoin would drop characters such as a newline from it.
+    address, hashed, fragment = reference.partition("#")
+    if _SCHEME.match(address):
+        absolute = address
+    elif not address:
+        absolute = base.partition("#")[0]
+    else:
+        absolute = urljoin(base, address)
+    return absolute + hashed + fragment
+
+
+# The base URI of a schema without an "$id": relative references resolve against it, and a document
+# given by a relative URI is placed under it.
+ROOT_URI = "https://toolreg.invalid/schema.json"
 
 __all__ = ["check_schema", "compile_schema", "Compiled"]
 
@@ -36,7 +58,9 @@ _Edge = tuple[str, str | None]
 class _Compiler:
     """One walk over one schema document: each location compiled once, local ``$ref``s resolved."""
 
-    def __init__(self, root: Any, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(
+        self, root: Any, limits: Limits = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+    ) -> None:
         self.root = root
         self.limits = limits
         # The root's "$schema" names the dialect; none means 2020-12.
@@ -49,6 +73,15 @@ class _Compiler:
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
         self.patterns: dict[str, Pattern] = {}
+        # Where URIs lead: each schema resource ($id) and anchor, by absolute URI, and the documents
+        # the caller gave, read only when a $ref names them. Nothing is ever fetched.
+        self.documents = {resolve(ROOT_URI, uri): schema for uri, schema in (documents or {}).items()}
+        self.loaded: dict[str, Any] = {}
+        self.resources: dict[str, Path] = {}
+        self.anchors: dict[str, Path] = {}
+        self.bases: dict[str, str] = {}
+        self.resources[ROOT_URI] = ()
+        self._index(root, (), ROOT_URI)
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
@@ -79,30 +112,85 @@ class _Compiler:
     def applies_in_place(self, source: Path, target: Path, via_ref: str | None = None) -> None:
         self.in_place.setdefault(to_pointer(source), []).append((to_pointer(target), via_ref))
 
+    def _index(self, schema: Any, location: Path, base: str) -> None:
+        """Record the base URI of every schema object below ``location``, and its resources and anchors."""
+        stack = [(schema, location, base)]
+        while stack:
+            schema, location, base = stack.pop()
+            if not isinstance(schema, dict):
+                continue
+            declared = schema.get("$id")
+            # draft-07 ignores the keywords beside a $ref, $id included.
+            if isinstance(declared, str) and not (self.dialect == "draft-07" and "$ref" in schema):
+                if declared.startswith("#"):
+                    self.anchors.setdefault(resolve(base, declared), location)  # draft-07's anchor form
+                else:
+                    base = resolve(base, declared).partition("#")[0]
+                    self.resources.setdefault(base, location)
+            for keyword in ("$anchor", "$dynamicAnchor"):
+                if isinstance(schema.get(keyword), str):
+                    self.anchors.setdefault(f"{base}#{schema[keyword]}", location)
+            self.bases[to_pointer(location)] = base
+            below = subschemas(schema, self.dialect)
+            stack.extend((child, location + tokens, base) for tokens, child in below)
+
+    def base_of(self, location: Path) -> str:
+        """The base URI in force at a schema object."""
+        while to_pointer(location) not in self.bases and location:
+            location = location[:-1]
+        return self.bases.get(to_pointer(location), ROOT_URI)
+
     def reference(self, ref: str, location: Path) -> Check:
         pointer = to_pointer(location)
 
         def refuse(reason: str) -> SchemaError:
             return SchemaError(f"'$ref' {ref!r} {reason}", schema_path=pointer, keyword="$ref")
 
-        if not ref.startswith("#"):
-            raise refuse("is not a local reference: toolreg resolves only '#' and '#/...' JSON Pointers")
-        # A URI fragment: percent-decoding first, then RFC 6901's ~1 and ~0.
-        fragment = unquote(ref[1:])
+        uri, _, fragment = resolve(self.base_of(location[:-1]), ref).partition("#")
+        resource = self.resources.get(uri)
+        if resource is None:
+            resource = self._load(uri)
+        if resource is None:
+            raise refuse(
+                "names a schema document toolreg was not given; toolreg never fetches one: pass it in "
+                "documents={uri: schema}"
+            )
+        # A URI fragment: percent-decoding first, then RFC 6901's ~1 and ~0, or an anchor's name.
+        fragment = unquote(fragment)
         if fragment and not fragment.startswith("/"):
-            raise refuse("names an anchor, which toolreg does not support; use a pointer like '#/$defs/name'")
-        target, resolved = self.root, list[str | int]()
+            anchored = self.anchors.get(f"{uri}#{fragment}")
+            if anchored is None:
+                raise refuse(f"names the anchor {fragment!r}, which no schema there declares")
+            return self._follow(anchored, location, pointer)
+        target, resolved = self.schema_at(resource), list(resource)
         for token in split(fragment):
             step: str | int = token
             if isinstance(target, list) and _ARRAY_INDEX.fullmatch(token) and int(token) < len(target):
                 step = int(token)
             elif not isinstance(target, dict) or token not in target:
-                raise refuse(f"points at nothing: there is no {token!r} at {to_pointer(resolved) or '#'!r}")
+                where = to_pointer(resolved[len(resource) :]) or "#"
+                raise refuse(f"points at nothing: there is no {token!r} at {where!r}")
             target = target[step]
             resolved.append(step)
-        self.applies_in_place(location[:-1], tuple(resolved), via_ref=pointer)
-        self.ref_targets[pointer] = tuple(resolved)
-        return self.deferred(target, tuple(resolved))
+        return self._follow(tuple(resolved), location, pointer)
+
+    def _follow(self, target: Path, location: Path, pointer: str) -> Check:
+        self.applies_in_place(location[:-1], target, via_ref=pointer)
+        self.ref_targets[pointer] = target
+        return self.deferred(self.schema_at(target), target)
+
+    def _load(self, uri: str) -> Path | None:
+        """A document the caller gave, checked as JSON, indexed, and returned as a location."""
+        if uri not in self.documents or uri in self.loaded:
+            return None
+        try:
+            self.loaded[uri] = snapshot(self.documents[uri], self.limits.max_schema_depth)
+        except NotJSON as error:
+            raise SchemaError(f"the document {uri!r} is not a JSON schema: {error}") from None
+        root = (Document(uri),)
+        self.resources[uri] = root
+        self._index(self.loaded[uri], root, uri)
+        return self.resources.get(uri, root)
 
     def deferred(self, schema: Any, location: Path) -> Check:
         """The check of a $ref's target, compiled after the current one rather than inside it, so
@@ -135,6 +223,8 @@ class _Compiler:
 
     def schema_at(self, location: Path) -> Any:
         schema = self.root
+        if location and type(location[0]) is Document:
+            schema, location = self.loaded[location[0]], location[1:]
         for token in location:
             schema = schema[token]
         return schema
@@ -357,7 +447,9 @@ class _Evaluator:
         return not found
 
 
-def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
+def compile_schema(
+    schema: Any, limits: Limits = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses."""
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
@@ -367,7 +459,11 @@ def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
         path, keyword, reason = error.problem
         what = "is" if keyword == "depth" else "must be JSON, but holds"
         raise SchemaError(f"a schema {what} {reason}", schema_path=to_pointer(path)) from None
-    compiler = _Compiler(copied, limits)
+    if documents is not None and not (
+        isinstance(documents, Mapping) and all(isinstance(uri, str) for uri in documents)
+    ):
+        raise SchemaError("documents must map URIs (strings) to schemas")
+    compiler = _Compiler(copied, limits, documents)
     compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
@@ -377,6 +473,11 @@ def compile_schema(schema: Any, limits: Limits = DEFAULT_LIMITS) -> Compiled:
 Compiled = _Compiler
 
 
-def check_schema(schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> None:
-    """Raise SchemaError, naming the keyword and its pointer, unless toolreg supports ``schema``."""
-    compile_schema(schema, as_limits(limits))
+def check_schema(
+    schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+) -> None:
+    """Raise SchemaError, naming the keyword and its pointer, unless toolreg supports ``schema``.
+
+    ``documents`` maps URIs to the schemas a ``$ref`` may name outside ``schema``.
+    """
+    compile_schema(schema, as_limits(limits), documents)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Mapping
 from typing import Any
 
 from ._codegen import FastCheck, NoFastPath, generate
@@ -29,8 +30,10 @@ class Validator:
 
     __slots__ = ("_compiled", "_source", "_fast", "_key", "__weakref__")
 
-    def __init__(self, schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> None:
-        self._compiled = compile_schema(schema, as_limits(limits))
+    def __init__(
+        self, schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+    ) -> None:
+        self._compiled = compile_schema(schema, as_limits(limits), documents)
         self._source: str | None = None
         self._fast: FastCheck | None = None
         self._key: Any = None
@@ -159,15 +162,26 @@ def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int)
     return trusted_error(pointer, "", "json", message, {}, (hidden, message, {}))
 
 
-def compile(schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> Validator:  # noqa: A001 - as re.compile
-    """Check ``schema`` (raising SchemaError) and return a reusable :class:`Validator`."""
-    return Validator(schema, limits=limits)
+def compile(  # noqa: A001 - as re.compile
+    schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+) -> Validator:
+    """Check ``schema`` (raising SchemaError) and return a reusable :class:`Validator`.
+
+    ``documents`` maps URIs to the schemas a ``$ref`` may name outside ``schema``; nothing is fetched.
+    """
+    return Validator(schema, limits=limits, documents=documents)
 
 
-def validate(schema: Any, instance: Any, *, limits: LimitsLike = DEFAULT_LIMITS) -> Result:
+def validate(
+    schema: Any,
+    instance: Any,
+    *,
+    limits: LimitsLike = DEFAULT_LIMITS,
+    documents: Mapping[str, Any] | None = None,
+) -> Result:
     """``Ok`` when ``instance`` fits ``schema``, else every error; for one-off checks.
 
     It answers with the reference walk, so it never pays for generating code; to validate many
     instances against one schema, :func:`compile` it once.
     """
-    return _walk(compile_schema(schema, as_limits(limits)), instance) or OK
+    return _walk(compile_schema(schema, as_limits(limits), documents), instance) or OK

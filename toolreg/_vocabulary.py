@@ -61,6 +61,9 @@ class Keyword:
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
 VOCABULARY: tuple[Keyword, ...] = (
+    Keyword("$id", k._id),
+    Keyword("$anchor", k._anchor, dialects=_SINCE_2019),
+    Keyword("$dynamicAnchor", k._anchor, dialects=frozenset({DRAFT_2020})),
     Keyword("$ref", k._ref, in_place=True),
     Keyword("type", k._type),
     Keyword("enum", k._enum),
@@ -170,7 +173,7 @@ def is_annotation(keyword: str) -> bool:
 
 
 # JSON Schema keywords that toolreg knows but does not support.
-KNOWN_UNSUPPORTED = frozenset(("$vocabulary", "$dynamicAnchor", "$recursiveAnchor"))
+KNOWN_UNSUPPORTED = frozenset(("$vocabulary", "$recursiveAnchor"))
 
 # Forms from elsewhere, and features toolreg leaves out, with what to write instead.
 REWRITES = {
@@ -183,9 +186,7 @@ REWRITES = {
     "array of schemas",
     "$defs": "'$defs' is 2019-09 and 2020-12; draft-07, which this schema declares, keeps schemas in "
     "'definitions'",
-    "$id": "'$id' is not supported: toolreg resolves only local references ('#' and '#/...' JSON Pointers)",
-    "$anchor": "'$anchor' is not supported: refer to the schema by a JSON Pointer ('#/$defs/name')",
-    "$dynamicRef": "'$dynamicRef' is not supported: use '$ref' with a local JSON Pointer",
+    "$dynamicRef": "'$dynamicRef' is not supported: use '$ref'",
     "$recursiveRef": "'$recursiveRef' is draft 2019-09 and not supported: use '$ref' with a local pointer",
 }
 
