@@ -640,3 +640,35 @@ def test_the_budget_holds_where_the_fast_path_hands_over_to_the_reference_checks
     validator = toolreg.compile(schema)
     [error] = validator.validate({"name": 1})
     assert error == validator.validate_reference({"name": 1})[0] and error.keyword == "limit"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$id": "//[", "$ref": "#"},
+        {"$id": "http://[x"},
+        {"$ref": "http://["},
+        {"$id": "http://a/", "properties": {"a": {"$ref": "b/[::"}}},
+        {"$ref": "\x00:x"},
+        {"$ref": "#\n"},
+        {"$anchor": "a", "$ref": "#a"},  # a reference to itself, in place: a loop
+        {"$ref": "urn:x#/a"},
+    ],
+)
+def test_odd_uris_are_refused_with_a_schema_error(schema):
+    # Python's URL functions raise ValueError on some of them ("Invalid IPv6 URL").
+    with pytest.raises(toolreg.SchemaError):
+        toolreg.compile(schema)
+
+
+def test_documents_must_be_given_as_uris_to_schemas():
+    with pytest.raises(toolreg.SchemaError):
+        toolreg.compile({"$ref": "a.json"}, documents={1: {}})
+    with pytest.raises(toolreg.SchemaError) as refused:
+        toolreg.compile({"$ref": "a.json"}, documents={"a.json": {"type": float("nan")}})
+    assert "a.json" in str(refused.value)
+    # A document is a snapshot too: changing it afterwards changes nothing.
+    shared = {"type": "integer"}
+    validator = toolreg.compile({"$ref": "a.json"}, documents={"a.json": shared})
+    shared["type"] = "string"
+    assert validator.is_valid(1) and not validator.is_valid("1")

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, NoReturn, Protocol
+from urllib.parse import urlsplit
 
 from ._errors import (
     INSTANCE_FACTS,
@@ -1096,6 +1097,10 @@ def _id(value: Any, site: Site) -> Check:
     """The URI of this schema resource, against which the ``$ref``s inside it resolve."""
     if not isinstance(value, str):
         site.refuse(f"must be a string holding a URI, not {show(value)}")
+    try:
+        urlsplit(value)
+    except ValueError as error:
+        site.refuse(f"is not a URI reference: {error}")
     if "#" in value.rstrip("#") and site.compiler.dialect != "draft-07":
         site.refuse("must not have a fragment; name a schema with '$anchor' instead")
     return no_check

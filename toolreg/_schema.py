@@ -39,7 +39,10 @@ def resolve(base: str, reference: str) -> str:
     elif not address:
         absolute = base.partition("#")[0]
     else:
-        absolute = urljoin(base, address)
+        try:
+            absolute = urljoin(base, address)
+        except ValueError:  # not a URI reference ("//["): it names nothing, and "$id" refuses it
+            absolute = address
     return absolute + hashed + fragment
 
 
