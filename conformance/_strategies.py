@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Callable, Collection
 from typing import Any
 
@@ -122,6 +123,7 @@ NUMBER_CORNERS = (0, 1, -1, 0.5, 1.5, 2**64, -(2**64), 1e300, 0.1, 2**53 + 1)
 # For each supported keyword, how to draw its value given a strategy for subschemas.
 KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "$ref": lambda subschemas: st.sampled_from(sorted(REF_TARGETS)),
+    "$dynamicRef": lambda subschemas: st.sampled_from(sorted(REF_TARGETS)),
     "$id": lambda subschemas: st.sampled_from(IDS),
     "$anchor": lambda subschemas: st.sampled_from(("x", "y_1")),
     "$dynamicAnchor": lambda subschemas: st.just("dx"),
@@ -176,7 +178,7 @@ KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "$defs": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
     "definitions": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
 }
-_REFERENCES = frozenset({"$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"})
+_REFERENCES = frozenset({"$ref", "$dynamicRef", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"})
 
 
 def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> Strategy:
@@ -190,7 +192,7 @@ def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> 
     if unknown:
         raise ValueError(f"no generator for keyword(s) {', '.join(sorted(unknown))}")
     plain = _plain_schemas(vocabulary, max_leaves)
-    if "$ref" not in vocabulary:
+    if not {"$ref", "$dynamicRef"} & set(vocabulary):
         return plain.map(_identifiers_kept_apart)
     targets = _plain_schemas([name for name in vocabulary if name not in _REFERENCES], max_leaves // 2)
     # A typed target fails often enough for the reference to matter.
@@ -216,9 +218,8 @@ def _identifiers_kept_apart(schema: Any) -> Any:
         kept = {key: walk(item, False) for key, item in value.items()}
         for keyword in ("$id", "$anchor", "$dynamicAnchor"):
             name = f"{keyword}={kept.get(keyword)}"
-            if keyword in kept and (
-                name in seen or (keyword == "$id" and not root and '"$ref"' in json.dumps(kept))
-            ):
+            below_refers = keyword == "$id" and not root and _REFERS.search(json.dumps(kept))
+            if keyword in kept and (name in seen or below_refers):
                 del kept[keyword]
             elif keyword in kept:
                 seen.add(name)
@@ -244,9 +245,12 @@ def _plain_schemas(vocabulary: list[str], max_leaves: int) -> Strategy:
     return st.recursive(leaves, objects, max_leaves=max_leaves)
 
 
+_REFERS = re.compile(r'"\$(ref|dynamicRef)"')
+
+
 def _with_definitions(schema: Any, bodies: dict[str, Any]) -> Any:
     """``schema`` with a root ``$defs`` entry for each $ref target, if it uses any."""
-    if not isinstance(schema, dict) or '"$ref"' not in json.dumps(schema):
+    if not isinstance(schema, dict) or not _REFERS.search(json.dumps(schema)):
         return schema
     node = bodies["node"] if isinstance(bodies["node"], dict) else {}
     recursive = {"$ref": "#/$defs/node"}

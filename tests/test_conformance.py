@@ -43,6 +43,8 @@ TOGETHER = {
     ("if", "then", "else"): {"minLength", "maxLength"},
     ("contains", "minContains", "maxContains"): set(),
     ("dependentSchemas",): {"required"},
+    # They name schemas or hold them, and assert nothing themselves: one run shows each is drawn.
+    ("$id", "$anchor", "$dynamicAnchor", "$defs", "definitions"): {"$ref"},
     # What they leave out is what the others evaluate: draw those beside them.
     ("unevaluatedProperties",): {"properties", "allOf", "anyOf"},
     ("unevaluatedItems",): {"prefixItems", "allOf", "anyOf"},
@@ -58,8 +60,9 @@ GROUPS = [
 def test_each_keyword_is_generated_and_makes_instances_fail(group):
     # With "type" beside it, so that combinators have branches that can fail.
     drawn = {*group, "type", *TOGETHER.get(group, set())}
-    # Sixty schemas for each keyword of the group, as when each was drawn on its own.
-    report = run(toolreg_errors, examples=60 * len(group), seed_value=SEED, keywords=drawn)
+    # Sixty schemas for each keyword of the group that asserts something, as when drawn on its own.
+    asserting = [keyword for keyword in group if keyword not in CONTAINERS]
+    report = run(toolreg_errors, examples=60 * max(1, len(asserting)), seed_value=SEED, keywords=drawn)
     for keyword in group:
         assert report.keywords[keyword].schemas > 0
         if keyword not in CONTAINERS:

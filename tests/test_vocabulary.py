@@ -276,7 +276,7 @@ def test_a_ref_cycle_that_consumes_the_instance_is_fine():
         ({"additionalItems": False}, "/additionalItems", "prefixItems"),
         ({"$id": "https://example.com/s#part"}, "/$id", "'$anchor'"),
         ({"$anchor": "two words"}, "/$anchor", "starts with a letter"),
-        ({"$dynamicRef": "#a"}, "/$dynamicRef", "not supported"),
+        ({"$dynamicRef": "#a"}, "/$dynamicRef", "no schema there declares"),
         ({"dependencies": {}}, "/dependencies", "dependentRequired"),
         ({"$schema": "http://json-schema.org/draft-07/schema#", "$defs": {}}, "/$defs", "definitions"),
         (

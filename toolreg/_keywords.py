@@ -102,18 +102,20 @@ class Findings(list[ValidationError]):
     """The errors of one validation, and what is left of its work budget, shared with every list
     of branch errors made from it."""
 
-    __slots__ = ("left",)
+    __slots__ = ("left", "scope")
     left: list[int]
+    # The schema resources the walk has entered, outermost first: where "$dynamicRef" looks.
+    scope: list[str]
 
     @staticmethod
     def budget(steps: int) -> Findings:
         findings = Findings()
-        findings.left = [steps]
+        findings.left, findings.scope = [steps], []
         return findings
 
     def scratch(self) -> Findings:
         found = Findings()
-        found.left = self.left
+        found.left, found.scope = self.left, self.scope
         return found
 
 
@@ -153,6 +155,8 @@ class Compiler(Protocol):
     def applies_in_place(self, source: Path, target: Path) -> None: ...
 
     def reference(self, ref: str, location: Path) -> Check: ...
+
+    def dynamic_reference(self, ref: str, location: Path) -> Check: ...
 
     def evaluated(
         self, location: Path, kind: str, *, own: bool = True
@@ -1084,6 +1088,14 @@ def _then_else(value: Any, site: Site) -> Check:
     if "if" not in site.schema:
         site.subschema(value)  # still checked
     return no_check
+
+
+def _dynamic_ref(value: Any, site: Site) -> Check:
+    """Like ``$ref``; but when it names a ``$dynamicAnchor``, the outermost schema resource the walk
+    has entered that declares the same anchor decides."""
+    if not isinstance(value, str):
+        site.refuse(f"must be a string, not {show(value)}")
+    return site.compiler.dynamic_reference(value, site.location)
 
 
 def _ref(value: Any, site: Site) -> Check:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -10,7 +11,7 @@ from urllib.parse import unquote, urljoin
 
 from ._errors import Masked, SchemaError, ValidationError, trusted_error
 from ._json import NotJSON, snapshot
-from ._keywords import EVERY, Check, Every, Path, Site, no_check, scratch, spend
+from ._keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scratch, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._pointer import Document, escape, masked_pointer, split, to_pointer
 from ._regex import Pattern
@@ -25,6 +26,28 @@ from ._vocabulary import (
     keywords,
     subschemas,
 )
+
+
+def _entering(resource: str, check: Check) -> Check:
+    """``check``, run with ``resource`` entered: a ``$dynamicRef`` below looks there (outermost first)."""
+
+    def in_resource(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        scope = errors.scope if type(errors) is Findings else []
+        scope.append(resource)
+        try:
+            check(instance, path, errors)
+        finally:
+            scope.pop()
+
+    return in_resource
+
+
+def _text(document: Any) -> str:
+    try:
+        return json.dumps(document)
+    except (TypeError, ValueError, RecursionError):
+        return '"$dynamicRef"'  # unreadable here; the snapshot will say why, if it is ever read
+
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -76,6 +99,8 @@ class _Compiler:
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
         self.patterns: dict[str, Pattern] = {}
+        self.dynamic_names: set[str] = set()
+        self.dynamic_targets: dict[str, Callable[[list[ValidationError]], Path]] = {}
         # Where URIs lead: each schema resource ($id) and anchor, by absolute URI, and the documents
         # the caller gave, read only when a $ref names them. Nothing is ever fetched.
         self.documents = {resolve(ROOT_URI, uri): schema for uri, schema in (documents or {}).items()}
@@ -83,7 +108,14 @@ class _Compiler:
         self.resources: dict[str, Path] = {}
         self.anchors: dict[str, Path] = {}
         self.bases: dict[str, str] = {}
+        # For $dynamicRef: each dynamic anchor's schema in each resource, and each resource's root.
+        self.dynamic_anchors: dict[str, dict[str, Path]] = {}
+        self.resource_roots: dict[str, str] = {}
         self.resources[ROOT_URI] = ()
+        # Resources are entered and left only where a $dynamicRef may look (else it costs for nothing).
+        self.dynamic = '"$dynamicRef"' in _text(root) or any(
+            '"$dynamicRef"' in _text(doc) for doc in self.documents.values()
+        )
         self._index(root, (), ROOT_URI)
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
@@ -133,6 +165,14 @@ class _Compiler:
             for keyword in ("$anchor", "$dynamicAnchor"):
                 if isinstance(schema.get(keyword), str):
                     self.anchors.setdefault(f"{base}#{schema[keyword]}", location)
+            if isinstance(schema.get("$dynamicAnchor"), str):
+                self.dynamic_anchors.setdefault(schema["$dynamicAnchor"], {}).setdefault(base, location)
+            if (
+                (isinstance(declared, str) and not declared.startswith("#"))
+                or not location
+                or (len(location) == 1 and type(location[0]) is Document)
+            ):
+                self.resource_roots[to_pointer(location)] = base
             self.bases[to_pointer(location)] = base
             below = subschemas(schema, self.dialect)
             stack.extend((child, location + tokens, base) for tokens, child in below)
@@ -144,6 +184,37 @@ class _Compiler:
         return self.bases.get(to_pointer(location), ROOT_URI)
 
     def reference(self, ref: str, location: Path) -> Check:
+        target = self._resolve_reference(ref, location)
+        return self._follow(target, location, to_pointer(location))
+
+    def dynamic_reference(self, ref: str, location: Path) -> Check:
+        pointer = to_pointer(location)
+        start = self._resolve_reference(ref, location)
+        name = resolve(self.base_of(location[:-1]), ref).partition("#")[2]
+        declared = self.schema_at(start)
+        if not (isinstance(declared, dict) and declared.get("$dynamicAnchor") == name):
+            return self._follow(start, location, pointer)  # no dynamic anchor there: a plain $ref
+        self.applies_in_place(location[:-1], start, via_ref=pointer)
+        self.deferred(declared, start)
+        self.dynamic_names.add(name)
+        checks, anchors = self.checks, self.dynamic_anchors
+
+        def choose(errors: list[ValidationError]) -> Path:
+            for uri in errors.scope if type(errors) is Findings else ():
+                if uri in anchors[name]:
+                    return anchors[name][uri]
+            return start
+
+        def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            spend(errors)
+            chosen = choose(errors)
+            _entering(self.base_of(chosen), checks[to_pointer(chosen)])(instance, path, errors)
+
+        self.dynamic_targets[pointer] = choose
+        return target
+
+    def _resolve_reference(self, ref: str, location: Path) -> Path:
+        """The location a $ref (or $dynamicRef) at ``location`` names, or SchemaError."""
         pointer = to_pointer(location)
 
         def refuse(reason: str) -> SchemaError:
@@ -164,7 +235,7 @@ class _Compiler:
             anchored = self.anchors.get(f"{uri}#{fragment}")
             if anchored is None:
                 raise refuse(f"names the anchor {fragment!r}, which no schema there declares")
-            return self._follow(anchored, location, pointer)
+            return anchored
         target, resolved = self.schema_at(resource), list(resource)
         for token in split(fragment):
             step: str | int = token
@@ -175,7 +246,7 @@ class _Compiler:
                 raise refuse(f"points at nothing: there is no {token!r} at {where!r}")
             target = target[step]
             resolved.append(step)
-        return self._follow(tuple(resolved), location, pointer)
+        return tuple(resolved)
 
     def _follow(self, target: Path, location: Path, pointer: str) -> Check:
         self.applies_in_place(location[:-1], target, via_ref=pointer)
@@ -199,9 +270,7 @@ class _Compiler:
         """The check of a $ref's target, compiled after the current one rather than inside it, so
         that a chain of references costs no Python stack; it is looked up when it runs."""
         pointer = to_pointer(location)
-        if pointer in self.checks:
-            return self.checks[pointer]
-        if pointer not in self.compiling:
+        if pointer not in self.checks and pointer not in self.compiling:
             self.waiting.append((schema, location, pointer))
         checks = self.checks
 
@@ -209,14 +278,24 @@ class _Compiler:
             spend(errors)
             checks[pointer](instance, path, errors)
 
-        return target
+        if not self.dynamic:
+            return target
+        # Following a reference enters the resource its target belongs to, wherever in it the target is.
+        return _entering(self.base_of(location), target)
 
     def compile_all(self, root: Any) -> None:
         """The root, then every $ref target waiting, one after another."""
         self.compile(root, ())
-        while self.waiting:
-            schema, location, pointer = self.waiting.pop()
-            self.compile(schema, location, pointer)
+        while True:
+            while self.waiting:
+                schema, location, pointer = self.waiting.pop()
+                self.compile(schema, location, pointer)
+            # Every schema a $dynamicRef may choose at run time, in whichever resource declares it.
+            for name in sorted(self.dynamic_names):
+                for location in self.dynamic_anchors[name].values():
+                    self.deferred(self.schema_at(location), location)
+            if not self.waiting:
+                return
 
     def pattern(self, source: str) -> Pattern:
         """The compiled pattern, once per schema (it was checked where the schema holds it)."""
@@ -340,16 +419,20 @@ class _Compiler:
             self.keyword_checks[site.pointer] = check
             if check is not no_check:
                 checks.append(check)
+        resource = self.resource_roots.get(pointer) if self.dynamic else None
         if not checks:
             return no_check
-        if len(checks) == 1:
+        if len(checks) == 1 and resource is None:
             return checks[0]
 
         def check_all(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             for check in checks:
                 check(instance, path, errors)
 
-        return check_all
+        if resource is None:
+            return check_all
+
+        return _entering(resource, check_all)
 
 
 Evaluated = frozenset[str] | frozenset[int] | Every
@@ -425,6 +508,10 @@ class _Evaluator:
         candidates: list[Path] = []
         if "$ref" in schema:
             candidates.append(self.compiler.ref_targets[f"{self._pointer}/$ref"])
+        if "$dynamicRef" in schema:
+            key = f"{self._pointer}/$dynamicRef"
+            choose = self.compiler.dynamic_targets.get(key)
+            candidates.append(choose(errors) if choose else self.compiler.ref_targets[key])
         for keyword in _IN_PLACE_LISTS:
             candidates.extend(
                 self.location + (keyword, index) for index in range(len(schema.get(keyword, ())))

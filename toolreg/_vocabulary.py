@@ -65,6 +65,7 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("$anchor", k._anchor, dialects=_SINCE_2019),
     Keyword("$dynamicAnchor", k._anchor, dialects=frozenset({DRAFT_2020})),
     Keyword("$ref", k._ref, in_place=True),
+    Keyword("$dynamicRef", k._dynamic_ref, in_place=True, dialects=frozenset({DRAFT_2020})),
     Keyword("type", k._type),
     Keyword("enum", k._enum),
     Keyword("const", k._const),
@@ -186,7 +187,6 @@ REWRITES = {
     "array of schemas",
     "$defs": "'$defs' is 2019-09 and 2020-12; draft-07, which this schema declares, keeps schemas in "
     "'definitions'",
-    "$dynamicRef": "'$dynamicRef' is not supported: use '$ref'",
     "$recursiveRef": "'$recursiveRef' is draft 2019-09 and not supported: use '$ref' with a local pointer",
 }
 
