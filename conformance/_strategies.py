@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException, InvalidArgument
 from hypothesis_jsonschema import from_schema
 
-from toolreg._vocabulary import keywords
+from toolreg._vocabulary import keywords, subschemas
 
 __all__ = [
     "KEYWORD_VALUES",
@@ -218,7 +218,7 @@ def _identifiers_kept_apart(schema: Any) -> Any:
         kept = {key: walk(item, False) for key, item in value.items()}
         for keyword in ("$id", "$anchor", "$dynamicAnchor"):
             name = f"{keyword}={kept.get(keyword)}"
-            below_refers = keyword == "$id" and not root and _REFERS.search(json.dumps(kept))
+            below_refers = keyword == "$id" and not root and _refers(kept)
             if keyword in kept and (name in seen or below_refers):
                 del kept[keyword]
             elif keyword in kept:
@@ -246,6 +246,15 @@ def _plain_schemas(vocabulary: list[str], max_leaves: int) -> Strategy:
 
 
 _REFERS = re.compile(r'"\$(ref|dynamicRef)"')
+
+
+def _refers(schema: Any) -> bool:
+    """A "$ref" or "$dynamicRef" keyword anywhere in ``schema`` (not a property of that name)."""
+    if not isinstance(schema, dict):
+        return False
+    if "$ref" in schema or "$dynamicRef" in schema:
+        return True
+    return any(_refers(child) for _, child in subschemas(schema))
 
 
 def _with_definitions(schema: Any, bodies: dict[str, Any]) -> Any:
