@@ -706,17 +706,8 @@ def _additional_properties(value: Any, site: Site) -> Check:
                     extra_names(instance) if searches else [name for name in instance if name not in known]
                 )
                 if extra:
-                    names = ", ".join(map(show, extra))
-                    noun = "property" if len(extra) == 1 else "properties"
                     errors.append(
-                        site.failure(
-                            path,
-                            f"must not have the {noun} {names}",
-                            masked_message=f"has {_count(len(extra), 'property', 'properties')} "
-                            "the schema does not allow",
-                            extra=freeze(extra),
-                            **facts,
-                        )
+                        _extra_properties(site, path, extra, "", "the schema does not allow", facts)
                     )
 
         return check_no_extra
@@ -729,6 +720,21 @@ def _additional_properties(value: Any, site: Site) -> Check:
                     child(instance[name], path + (InstanceKey(name),), errors)
 
     return check
+
+
+def _extra_properties(
+    site: Site, path: Path, extra: list[str], why: str, masked_why: str, facts: dict[str, Any]
+) -> ValidationError:
+    """One error naming every property the object must not have."""
+    names = ", ".join(map(show, extra))
+    noun = "property" if len(extra) == 1 else "properties"
+    return site.failure(
+        path,
+        f"must not have the {noun} {names}{why}",
+        masked_message=f"has {_count(len(extra), 'property', 'properties')} {masked_why}",
+        extra=freeze(extra),
+        **facts,
+    )
 
 
 def _pattern_properties(value: Any, site: Site) -> Check:
@@ -991,17 +997,8 @@ def _unevaluated_properties(value: Any, site: Site) -> Check:
                 done = evaluated(instance, errors)
                 left = [] if done is EVERY else [name for name in instance if name not in done]
                 if left:
-                    names = ", ".join(map(show, left))
-                    noun = "property" if len(left) == 1 else "properties"
-                    errors.append(
-                        site.failure(
-                            path,
-                            f"must not have the {noun} {names}, which no other keyword here allows",
-                            masked_message=f"has {_count(len(left), 'property', 'properties')} "
-                            "no keyword here allows",
-                            extra=freeze(left),
-                        )
-                    )
+                    why = ", which no other keyword here allows"
+                    errors.append(_extra_properties(site, path, left, why, "no keyword here allows", {}))
 
         return check_none_left
     child = site.subschema(value)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import re2
@@ -126,9 +126,10 @@ def _look_ahead_parts(source: str) -> Callable[[str], bool] | None:
     return lambda text: all(search(text) is wanted for wanted, search in searches)
 
 
-def _top_level(source: str) -> str:
-    """The characters of ``source`` outside groups, classes and escapes."""
-    kept, depth, index = [], 0, 0
+def _outside_classes(source: str, start: int) -> Iterator[tuple[int, str, int]]:
+    """Each character from ``start`` that is not in a class or an escape, with its index and the
+    group depth after it (an opening ``(`` counts in, a closing ``)`` counts out)."""
+    depth, index = 0, start
     while index < len(source):
         char = source[index]
         if char == "\\":
@@ -138,27 +139,21 @@ def _top_level(source: str) -> str:
             index = _class_end(source, index)
             continue
         depth += (char == "(") - (char == ")")
-        if depth == 0 and char != ")":
-            kept.append(char)
+        yield index, char, depth
         index += 1
-    return "".join(kept)
+
+
+def _top_level(source: str) -> str:
+    """The characters of ``source`` outside groups, classes and escapes."""
+    return "".join(char for _, char, depth in _outside_classes(source, 0) if depth == 0 and char != ")")
 
 
 def _group_end(source: str, index: int) -> int:
     """The index just past the ``)`` that closes the group opened at ``index``."""
-    depth = 0
-    while True:
-        char = source[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "[":
-            index = _class_end(source, index)
-            continue
-        depth += (char == "(") - (char == ")")
-        index += 1
+    for position, _, depth in _outside_classes(source, index):
         if depth == 0:
-            return index
+            return position + 1
+    raise IndexError(index)  # unclosed
 
 
 def _class_end(source: str, index: int) -> int:
