@@ -112,10 +112,9 @@ class _Compiler:
         self.dynamic_anchors: dict[str, dict[str, Path]] = {}
         self.resource_roots: dict[str, str] = {}
         self.resources[ROOT_URI] = ()
-        # Resources are entered and left only where a $dynamicRef may look (else it costs for nothing).
-        self.dynamic = '"$dynamicRef"' in _text(root) or any(
-            '"$dynamicRef"' in _text(doc) for doc in self.documents.values()
-        )
+        # Resources are entered and left only where a $dynamicRef may look (else it costs for nothing):
+        # the index of the root says whether it holds one; a given document is read as text here.
+        self.dynamic = any('"$dynamicRef"' in _text(doc) for doc in self.documents.values())
         self._index(root, (), ROOT_URI)
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
@@ -165,6 +164,7 @@ class _Compiler:
             for keyword in ("$anchor", "$dynamicAnchor"):
                 if isinstance(schema.get(keyword), str):
                     self.anchors.setdefault(f"{base}#{schema[keyword]}", location)
+            self.dynamic = self.dynamic or "$dynamicRef" in schema
             if isinstance(schema.get("$dynamicAnchor"), str):
                 self.dynamic_anchors.setdefault(schema["$dynamicAnchor"], {}).setdefault(base, location)
             if (
