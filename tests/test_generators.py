@@ -117,7 +117,7 @@ GENERATED = {
             "else": {"required": ["url"]},
             "dependentRequired": {"path": ["mode"]},
         },
-        {"mode": "file", "path": "/tmp/a"},
+        {"mode": "file", "path": "/data/a"},
         [{"mode": "file"}, {"mode": "url"}, {"path": "/a", "url": "u"}],
     ),
 }

@@ -184,3 +184,18 @@ def test_tools_with_the_same_schema_share_one_compiled_validator():
         assert record.validator is not first.validator
     assert registry.validate("b", {"n": 2})[0].message == "must be at most 1, is 2"
     assert registry.validate("c2", {"n": 2})[0].message == "must be at most 1.0, is 2"
+
+
+def test_documents_are_read_as_the_registry_was_given_them():
+    shared = {"$defs": {"id": {"type": "integer"}}}
+    registry = toolreg.ToolRegistry(documents={"https://example.com/defs.json": shared})
+    schema = {"type": "object", "properties": {"id": {"$ref": "https://example.com/defs.json#/$defs/id"}}}
+    registry.register("a", schema, print)
+    shared["$defs"]["id"]["type"] = "string"
+    registry.register("b", dict(schema), print)
+    assert registry.is_valid("a", {"id": 1}) and registry.is_valid("b", {"id": 1})
+    assert (
+        registry.validate("b", {"id": "1"})[0].schema_path == "https://example.com/defs.json#/$defs/id/type"
+    )
+    with pytest.raises(toolreg.SchemaError):
+        toolreg.ToolRegistry(documents={"x.json": {"type": float("nan")}})

@@ -26,7 +26,7 @@ from ._errors import (
 )
 from ._feedback import UNPRINTABLE
 from ._json import NotJSON, json_type, snapshot
-from ._limits import DEFAULT_LIMITS, LimitsLike, as_limits
+from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._validator import Validator
 
@@ -201,7 +201,10 @@ class ToolRegistry:
     ) -> None:
         self.limits = as_limits(limits)
         # Schemas that tools' $refs may name by URI (a shared definitions file); nothing is fetched.
-        self.documents = dict(documents or {})
+        # Snapshots, so every tool registered later reads them as they were given here.
+        self.documents = {
+            uri: _document(uri, schema, self.limits) for uri, schema in (documents or {}).items()
+        }
         self._records: dict[str, ToolRecord] = {}
         self._validators: dict[str, Callable[[Any], Result]] = {}
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
@@ -406,6 +409,15 @@ class ToolRegistry:
 
     def __repr__(self) -> str:
         return f"ToolRegistry({len(self)} tools)"
+
+
+def _document(uri: object, schema: Any, limits: Limits) -> Any:
+    if not isinstance(uri, str):
+        raise SchemaError(f"documents must map URIs (strings) to schemas, not {uri!r}")
+    try:
+        return snapshot(schema, limits.max_schema_depth)
+    except NotJSON as error:
+        raise SchemaError(f"the document {uri!r} is not a JSON schema: {error}") from None
 
 
 def _one_line(name: str, what: str, text: object) -> None:
