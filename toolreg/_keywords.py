@@ -500,23 +500,7 @@ def _additional_items(value: Any, site: Site) -> Check:
     if not isinstance(positional, list):
         site.subschema(value)  # checked, though it applies to nothing here
         return no_check
-    start = len(positional)
-    if value is False:
-
-        def check_none_after(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-            if isinstance(instance, list) and len(instance) > start:
-                message, quoted = f"must have at most {_count(start, 'item')}", f", has {len(instance)}"
-                errors.append(site.failure(path, message, quoted=quoted, limit=start, actual=len(instance)))
-
-        return check_none_after
-    child = site.subschema(value)
-
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, list):
-            for index in range(start, len(instance)):
-                child(instance[index], path + (index,), errors)
-
-    return check
+    return _items_after(len(positional), value, site)
 
 
 # -- arrays -----------------------------------------------------------------------------------
@@ -591,7 +575,11 @@ def _items(value: Any, site: Site) -> Check:
     if isinstance(value, list):
         site.refuse("as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'")
     prefix = site.schema.get("prefixItems")
-    start = len(prefix) if isinstance(prefix, list) else 0
+    return _items_after(len(prefix) if isinstance(prefix, list) else 0, value, site)
+
+
+def _items_after(start: int, value: Any, site: Site) -> Check:
+    """Every item from index ``start`` on matches the schema ``value``."""
     if value is False:
         # One error for the whole array, as jsonschema reports it, rather than one per extra item.
         def check_none_after(instance: Any, path: Path, errors: list[ValidationError]) -> None:
