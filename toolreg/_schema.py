@@ -107,7 +107,7 @@ class _Compiler:
         self.loaded: dict[str, Any] = {}
         self.resources: dict[str, Path] = {}
         self.anchors: dict[str, Path] = {}
-        self.bases: dict[str, str] = {}
+        self.bases: dict[Path, str] = {}
         # For $dynamicRef: each dynamic anchor's schema in each resource, and each resource's root.
         self.dynamic_anchors: dict[str, dict[str, Path]] = {}
         self.resource_roots: dict[str, str] = {}
@@ -173,15 +173,15 @@ class _Compiler:
                 or (len(location) == 1 and type(location[0]) is Document)
             ):
                 self.resource_roots[to_pointer(location)] = base
-            self.bases[to_pointer(location)] = base
+            self.bases[location] = base
             below = subschemas(schema, self.dialect)
             stack.extend((child, location + tokens, base) for tokens, child in below)
 
     def base_of(self, location: Path) -> str:
         """The base URI in force at a schema object."""
-        while to_pointer(location) not in self.bases and location:
+        while location not in self.bases and location:
             location = location[:-1]
-        return self.bases.get(to_pointer(location), ROOT_URI)
+        return self.bases.get(location, ROOT_URI)
 
     def reference(self, ref: str, location: Path) -> Check:
         target = self._resolve_reference(ref, location)

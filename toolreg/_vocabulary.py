@@ -115,6 +115,12 @@ _BY_DIALECT = {
 }
 
 
+# The rows that hold subschemas, for the walker.
+_HOLDING = {
+    dialect: tuple(row for row in rows.values() if row.holds) for dialect, rows in _BY_DIALECT.items()
+}
+
+
 def keywords(dialect: str = DEFAULT_DIALECT) -> dict[str, Keyword]:
     """The keywords of one dialect, by name, in the table's order."""
     return _BY_DIALECT[dialect]
@@ -195,9 +201,9 @@ def subschemas(schema: Any, dialect: str = DEFAULT_DIALECT) -> Iterator[tuple[tu
     """Each subschema directly below ``schema``, with the tokens that lead to it, in table order."""
     if not isinstance(schema, dict):
         return
-    rows = keywords(dialect)
-    for name, row in rows.items():
-        if not row.holds or name not in schema:
+    for row in _HOLDING[dialect]:
+        name = row.name
+        if name not in schema:
             continue
         value = schema[name]
         if row.holds == "schema" or (row.holds == "schema-or-list" and not isinstance(value, list)):
