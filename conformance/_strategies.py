@@ -141,6 +141,8 @@ KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "minLength": _integers(1, 4),
     "maxLength": _integers(0, 4),
     "pattern": lambda subschemas: ecma_patterns(),
+    # An annotation unless asked to assert, as both oracles read it by default.
+    "format": lambda subschemas: st.sampled_from(("date", "email", "uri", "uuid", "not-a-format")),
     "minItems": _integers(1, 3),
     "maxItems": _integers(0, 3),
     "uniqueItems": lambda subschemas: st.booleans(),
@@ -177,6 +179,8 @@ KEYWORD_VALUES: dict[str, Callable[[Strategy], Strategy]] = {
     "not": lambda subschemas: subschemas,
     "$defs": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
     "definitions": lambda subschemas: st.dictionaries(st.sampled_from(("x", "y")), subschemas, max_size=2),
+    # Read only in a meta-schema; anywhere else it says nothing.
+    "$vocabulary": lambda subschemas: st.just({"https://json-schema.org/draft/2020-12/vocab/core": True}),
 }
 _REFERENCES = frozenset({"$ref", "$dynamicRef", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"})
 

@@ -35,8 +35,8 @@ def test_every_supported_keyword_has_a_generator():
     assert set(KEYWORD_VALUES) == set(KEYWORDS)
 
 
-# They hold schemas for $ref, or name them, and assert nothing themselves.
-CONTAINERS = {"$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"}
+# They hold schemas for $ref, or name them, or annotate, and assert nothing themselves.
+CONTAINERS = {"$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "format", "$vocabulary"}
 
 
 # Keywords that act only together are drawn together, with what makes their branches fail; each
@@ -47,6 +47,7 @@ TOGETHER = {
     ("dependentSchemas",): {"required"},
     # They name schemas or hold them, and assert nothing themselves: one run shows each is drawn.
     ("$id", "$anchor", "$dynamicAnchor", "$defs", "definitions"): {"$ref"},
+    ("format", "$vocabulary"): set(),
     # What they leave out is what the others evaluate: draw those beside them.
     ("unevaluatedProperties",): {"properties", "allOf", "anyOf"},
     ("unevaluatedItems",): {"prefixItems", "allOf", "anyOf"},

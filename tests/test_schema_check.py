@@ -46,7 +46,7 @@ DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
             {"items": {"$recursiveAnchor": True}},
             "/items/$recursiveAnchor",
             "$recursiveAnchor",
-            "not supported",
+            "'$dynamicAnchor' instead",
         ),
         ({"unevaluatedItems": 3}, "/unevaluatedItems", None, "object or a boolean"),
         ({"$anchor": "1a"}, "/$anchor", "$anchor", "starts with a letter"),

@@ -284,8 +284,16 @@ def test_a_ref_cycle_that_consumes_the_instance_is_fine():
             "/prefixItems",
             "array",
         ),
-        ({"$recursiveAnchor": True}, "/$recursiveAnchor", "not supported"),
-        ({"$vocabulary": {}}, "/$vocabulary", "not supported"),
+        ({"$recursiveAnchor": True}, "/$recursiveAnchor", "'$dynamicAnchor' instead"),
+        ({"$recursiveRef": "#"}, "/$recursiveRef", "'$dynamicRef' instead"),
+        ({"$vocabulary": {"https://example.com/v": 1}}, "/$vocabulary", "URIs to booleans"),
+        (
+            {"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveRef": "#/a"},
+            "/$recursiveRef",
+            "'#'",
+        ),
+        ({"$schema": "https://example.com/meta"}, "/$schema", "given in documents"),
+        ({"format": 3}, "/format", "string"),
         ({"contentMediaType": 3}, "/contentMediaType", "string"),
         ({"contentSchema": 3}, "/contentSchema", "schema"),
         ({"multipleOf": 0}, "/multipleOf", "greater than 0"),
@@ -314,3 +322,96 @@ def test_refusals_say_what_to_write(schema, pointer, words):
 def test_errors_follow_the_table_order_across_keywords():
     schema = {"not": {}, "anyOf": [False], "minItems": 5, "type": "object", "const": 1}
     assert [e.keyword for e in toolreg.validate(schema, [])] == ["type", "const", "minItems", "anyOf", "not"]
+
+
+# -- meta-schemas, $vocabulary and 2019-09's $recursiveRef ------------------------------------------
+
+DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        "https://json-schema.org/draft/2020-12/schema",
+        DRAFT_2019,
+        "http://json-schema.org/draft-07/schema#",
+    ],
+)
+def test_a_ref_to_a_bundled_meta_schema_checks_schemas(meta):
+    dialect = {"$schema": meta} if "2020-12" not in meta else {}
+    validator = toolreg.compile({**dialect, "$ref": meta})
+    assert validator.is_valid({"type": "string", "minLength": 2})
+    errors = validator.validate({"type": "string", "minLength": -1})
+    assert [error.path for error in errors] == ["/minLength"]
+    assert not validator.is_valid({"properties": {"a": {"type": "strin"}}})
+
+
+def _trees(strict_children: bool):
+    tree = {
+        "$schema": DRAFT_2019,
+        "$id": "https://example.com/tree",
+        "$recursiveAnchor": True,
+        "type": "object",
+        "properties": {"data": {}, "children": {"type": "array", "items": {"$recursiveRef": "#"}}},
+    }
+    strict = {
+        "$schema": DRAFT_2019,
+        "$id": "https://example.com/strict-tree",
+        "$recursiveAnchor": strict_children,
+        "$ref": "tree",
+        "unevaluatedProperties": False,
+    }
+    return toolreg.compile(strict, documents={"https://example.com/tree": tree})
+
+
+def test_recursive_ref_goes_on_to_the_outermost_recursive_anchor():
+    validator = _trees(strict_children=True)
+    assert validator.is_valid({"children": [{"data": 1}]})
+    errors = validator.validate({"children": [{"daat": 1}]})
+    # The child fails strict-tree's own check; so "children" fails, and is not evaluated either.
+    assert [(error.keyword, error.path) for error in errors] == [
+        ("unevaluatedProperties", "/children/0"),
+        ("unevaluatedProperties", ""),
+    ]
+    assert '"daat"' in errors[0].message
+
+
+def test_recursive_ref_without_an_outer_anchor_is_a_plain_ref():
+    validator = _trees(strict_children=False)
+    assert validator.is_valid({"children": [{"daat": 1}]})
+    assert not validator.is_valid({"daat": 1})
+
+
+def _meta(vocabularies):
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$vocabulary": {f"https://json-schema.org/draft/2020-12/vocab/{name}": True for name in vocabularies},
+    }
+
+
+def test_a_meta_schema_without_the_validation_vocabulary_leaves_its_keywords_as_annotations():
+    documents = {"https://example.com/meta": _meta(["core", "applicator"])}
+    schema = {"$schema": "https://example.com/meta", "properties": {"bad": False, "n": {"minimum": 10}}}
+    validator = toolreg.compile(schema, documents=documents)
+    assert validator.is_valid({"n": 1})
+    assert validator.validate({"n": 1}) == validator.validate_reference({"n": 1}) == []
+    [error] = validator.validate({"bad": 1})
+    assert error.keyword == "false"
+
+
+def test_a_meta_schema_may_name_an_optional_vocabulary_toolreg_lacks_but_not_a_required_one():
+    optional = {**_meta(["core", "validation"])}
+    optional["$vocabulary"]["https://example.com/vocab/custom"] = False
+    schema = {"$schema": "https://example.com/meta", "type": "number"}
+    assert not toolreg.compile(schema, documents={"https://example.com/meta": optional}).is_valid("x")
+    required = {**_meta(["core"])}
+    required["$vocabulary"]["https://example.com/vocab/custom"] = True
+    with pytest.raises(toolreg.SchemaError, match="requires the vocabulary"):
+        toolreg.compile(schema, documents={"https://example.com/meta": required})
+
+
+def test_a_meta_schema_must_declare_a_dialect_toolreg_reads():
+    meta = {"$schema": "http://json-schema.org/draft-04/schema#"}
+    with pytest.raises(toolreg.SchemaError, match="own '\\$schema'") as caught:
+        toolreg.compile({"$schema": "https://example.com/meta"}, documents={"https://example.com/meta": meta})
+    assert caught.value.schema_path == "/$schema"

@@ -43,7 +43,7 @@ _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
 # Every keyword the generator writes code for. A schema that uses another keyword anywhere, or
 # declares another dialect, gets no fast path: the reference walk answers it.
 HANDLED_KEYWORDS = (
-    frozenset({"type", "enum", "const", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"})
+    frozenset({"type", "enum", "const", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "format"})
     | _IN_PLACE
     | frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
 )
@@ -460,6 +460,8 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
         raise NoFastPath(f"written for {compiled.dialect} keywords {unhandled}")
     if compiled.loaded:
         raise NoFastPath(f"references other documents: {sorted(compiled.loaded)}")
+    if compiled.ignored or (compiled.asserts_formats and "format" in compiled.used):
+        raise NoFastPath("reads keywords by a meta-schema's vocabularies, or asserts formats")
     generator = _Generator(compiled)
     root = generator.function_for(())
     generator.write_functions()

@@ -20,6 +20,7 @@ from ._errors import (
     freeze,
     trusted_error,
 )
+from ._formats import FORMATS
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
 from ._limits import Limits
 from ._pointer import InstanceKey, Token, masked_pointer, to_pointer
@@ -157,6 +158,11 @@ class Compiler(Protocol):
     def reference(self, ref: str, location: Path) -> Check: ...
 
     def dynamic_reference(self, ref: str, location: Path) -> Check: ...
+
+    def recursive_reference(self, location: Path) -> Check: ...
+
+    @property
+    def asserts_formats(self) -> bool: ...
 
     def evaluated(
         self, location: Path, kind: str, *, own: bool = True
@@ -1081,6 +1087,45 @@ def _dynamic_ref(value: Any, site: Site) -> Check:
     if not isinstance(value, str):
         site.refuse(f"must be a string, not {show(value)}")
     return site.compiler.dynamic_reference(value, site.location)
+
+
+def _recursive_ref(value: Any, site: Site) -> Check:
+    """2019-09's ``$dynamicRef``: ``"#"``, the root of this resource, unless that root says
+    ``"$recursiveAnchor": true``; then the outermost resource entered that says the same."""
+    if value != "#":
+        site.refuse(f"must be '#', the only value 2019-09 gives it, not {show(value)}")
+    return site.compiler.recursive_reference(site.location)
+
+
+def _recursive_anchor(value: Any, site: Site) -> Check:
+    """Marks a resource's root as a place a ``$recursiveRef`` may go on to (2019-09)."""
+    if not isinstance(value, bool):
+        site.refuse(f"must be a boolean, not {show(value)}")
+    return no_check
+
+
+def _vocabulary(value: Any, site: Site) -> Check:
+    """In a meta-schema, the vocabularies a schema declaring it uses (URI: required); the schema walk
+    reads it from the meta-schema a ``$schema`` names, and it checks nothing itself."""
+    if not isinstance(value, dict) or not all(isinstance(required, bool) for required in value.values()):
+        site.refuse("must be an object mapping vocabulary URIs to booleans")
+    return no_check
+
+
+def _format(value: Any, site: Site) -> Check:
+    """An annotation, unless format assertion is on: then a string must be a valid instance of a
+    format toolreg knows (see ``_formats``); other formats stay annotations."""
+    if not isinstance(value, str):
+        site.refuse(f"must be a string, not {show(value)}")
+    valid = FORMATS.get(value)
+    if valid is None or not site.compiler.asserts_formats:
+        return no_check
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, str) and not valid(instance):
+            errors.append(site.failure(path, f"must be a valid {value}", format=value))
+
+    return check
 
 
 def _ref(value: Any, site: Site) -> Check:

@@ -197,9 +197,15 @@ class ToolRegistry:
     """
 
     def __init__(
-        self, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+        self,
+        *,
+        limits: LimitsLike = DEFAULT_LIMITS,
+        documents: Mapping[str, Any] | None = None,
+        assert_formats: bool = False,
     ) -> None:
         self.limits = as_limits(limits)
+        # Whether "format" asserts (for the formats toolreg knows) in every tool's schema.
+        self.assert_formats = assert_formats
         # Schemas that tools' $refs may name by URI (a shared definitions file); nothing is fetched.
         # Snapshots, so every tool registered later reads them as they were given here.
         self.documents = {
@@ -300,11 +306,16 @@ class ToolRegistry:
             # The text of the plain snapshot, so a subclass cannot show one schema and compile another.
             text = _JSON_TEXT(snapshot(schema, self.limits.max_schema_depth))
         except (NotJSON, ValueError):
-            return Validator(schema, limits=self.limits, documents=self.documents)  # raises, saying why
+            return Validator(
+                schema, limits=self.limits, documents=self.documents, assert_formats=self.assert_formats
+            )  # raises, saying why
         validator = self._shared.get(text)
         if validator is None:
             validator = self._shared.setdefault(
-                text, Validator(schema, limits=self.limits, documents=self.documents)
+                text,
+                Validator(
+                    schema, limits=self.limits, documents=self.documents, assert_formats=self.assert_formats
+                ),
             )
         return validator
 

@@ -13,6 +13,7 @@ from ._errors import Masked, SchemaError, ValidationError, trusted_error
 from ._json import NotJSON, snapshot
 from ._keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scratch, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
+from ._metaschemas import META_SCHEMAS
 from ._pointer import Document, escape, masked_pointer, split, to_pointer
 from ._regex import Pattern
 from ._vocabulary import (
@@ -21,10 +22,12 @@ from ._vocabulary import (
     DIALECTS,
     KNOWN_UNSUPPORTED,
     REWRITES,
+    VOCABULARIES,
     dialects_of,
     is_annotation,
     keywords,
     subschemas,
+    vocabulary_uri,
 )
 
 
@@ -85,16 +88,26 @@ class _Compiler:
     """One walk over one schema document: each location compiled once, local ``$ref``s resolved."""
 
     def __init__(
-        self, root: Any, limits: Limits = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+        self,
+        root: Any,
+        limits: Limits = DEFAULT_LIMITS,
+        documents: Mapping[str, Any] | None = None,
+        assert_formats: bool = False,
     ) -> None:
         self.root = root
         self.limits = limits
-        # The root's "$schema" names the dialect; none means 2020-12.
-        declared = root.get("$schema") if isinstance(root, dict) else None
-        self.dialect = (
-            DIALECTS.get(declared, DEFAULT_DIALECT) if isinstance(declared, str) else DEFAULT_DIALECT
-        )
-        self.keywords = keywords(self.dialect)
+        self.documents = {resolve(ROOT_URI, uri): schema for uri, schema in (documents or {}).items()}
+        # The root's "$schema" names the dialect, directly or through a meta-schema the caller gave;
+        # none means 2020-12. Such a meta-schema's "$vocabulary" may leave keywords out: they are
+        # then read as annotations, as the specification says.
+        self.declared = root.get("$schema") if isinstance(root, dict) else None
+        self.dialect, vocabularies = self._dialect_of(self.declared)
+        in_use = frozenset[str]().union(*(VOCABULARIES[name] for name in ("core", *vocabularies)))
+        self.ignored = frozenset[str]().union(*VOCABULARIES.values()) - in_use
+        self.asserts_formats = assert_formats or "format-assertion" in vocabularies
+        self.keywords = {
+            name: row for name, row in keywords(self.dialect).items() if name not in self.ignored
+        }
         self.order = {name: index for index, name in enumerate(self.keywords)}
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
@@ -103,7 +116,6 @@ class _Compiler:
         self.dynamic_targets: dict[str, Callable[[list[ValidationError]], Path]] = {}
         # Where URIs lead: each schema resource ($id) and anchor, by absolute URI, and the documents
         # the caller gave, read only when a $ref names them. Nothing is ever fetched.
-        self.documents = {resolve(ROOT_URI, uri): schema for uri, schema in (documents or {}).items()}
         self.loaded: dict[str, Any] = {}
         self.resources: dict[str, Path] = {}
         self.anchors: dict[str, Path] = {}
@@ -114,7 +126,11 @@ class _Compiler:
         self.resources[ROOT_URI] = ()
         # Resources are entered and left only where a $dynamicRef may look (else it costs for nothing):
         # the index of the root says whether it holds one; a given document is read as text here.
-        self.dynamic = any('"$dynamicRef"' in _text(doc) for doc in self.documents.values())
+        self.dynamic = any(
+            '"$dynamicRef"' in text or '"$recursiveRef"' in text
+            for text in map(_text, self.documents.values())
+        )
+        self.recursive_anchors: dict[str, Path] = {}
         self._index(root, (), ROOT_URI)
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
@@ -164,7 +180,14 @@ class _Compiler:
             for keyword in ("$anchor", "$dynamicAnchor"):
                 if isinstance(schema.get(keyword), str):
                     self.anchors.setdefault(f"{base}#{schema[keyword]}", location)
-            self.dynamic = self.dynamic or "$dynamicRef" in schema
+            if "$dynamicRef" in schema or "$recursiveRef" in schema:
+                self.dynamic = True
+            elif isinstance(schema.get("$ref"), str) and not schema["$ref"].startswith("#"):
+                # The bundled meta-schemas hold $dynamicRef (2020-12) and $recursiveRef (2019-09).
+                target = resolve(base, schema["$ref"]).partition("#")[0]
+                self.dynamic = self.dynamic or (target in META_SCHEMAS and self.dialect != "draft-07")
+            if schema.get("$recursiveAnchor") is True and self.dialect == "2019-09":
+                self.recursive_anchors.setdefault(base, location)
             if isinstance(schema.get("$dynamicAnchor"), str):
                 self.dynamic_anchors.setdefault(schema["$dynamicAnchor"], {}).setdefault(base, location)
             if (
@@ -186,6 +209,69 @@ class _Compiler:
     def reference(self, ref: str, location: Path) -> Check:
         target = self._resolve_reference(ref, location)
         return self._follow(target, location, to_pointer(location))
+
+    def _dialect_of(self, declared: Any) -> tuple[str, tuple[str, ...]]:
+        """The dialect a root's ``$schema`` names, and the vocabularies (of :data:`VOCABULARIES`) in use."""
+        # A dialect's own meta-schema uses every vocabulary, format as an annotation.
+        standard = tuple(name for name in VOCABULARIES if name != "format-assertion")
+        if not isinstance(declared, str):
+            return DEFAULT_DIALECT, standard
+        if declared in DIALECTS:
+            return DIALECTS[declared], standard
+
+        def refuse(reason: str) -> SchemaError:
+            return SchemaError(f"'$schema' {declared!r} {reason}", schema_path="/$schema", keyword="$schema")
+
+        meta = self.documents.get(resolve(ROOT_URI, declared).partition("#")[0])
+        if meta is None:
+            raise refuse(
+                "names neither the 2020-12, 2019-09 or draft-07 meta-schema nor a meta-schema given in "
+                "documents={uri: schema}"
+            )
+        try:
+            meta = snapshot(meta, self.limits.max_schema_depth)
+        except NotJSON as error:
+            raise refuse(f"names a document that is not a JSON schema: {error}") from None
+        dialect = DIALECTS.get(meta.get("$schema", "")) if isinstance(meta, dict) else None
+        if dialect is None:
+            raise refuse("names a meta-schema whose own '$schema' is not 2020-12, 2019-09 or draft-07")
+        stated = meta.get("$vocabulary")
+        known = vocabulary_uri(dialect)
+        if stated is None:
+            return dialect, tuple(name for names in known.values() for name in names)
+        if not isinstance(stated, dict) or not all(isinstance(value, bool) for value in stated.values()):
+            raise refuse("names a meta-schema whose '$vocabulary' is not an object of URIs to booleans")
+        for uri, required in stated.items():
+            if required and uri not in known:
+                raise refuse(f"names a meta-schema that requires the vocabulary {uri!r}, which toolreg lacks")
+        return dialect, tuple(name for uri in stated if uri in known for name in known[uri])
+
+    def recursive_reference(self, location: Path) -> Check:
+        """2019-09's ``$recursiveRef``: the root of this resource, or, when that root has
+        ``"$recursiveAnchor": true``, the outermost resource entered whose root has it too."""
+        pointer = to_pointer(location)
+        start = self._resolve_reference("#", location)
+        declared = self.schema_at(start)
+        if not (isinstance(declared, dict) and declared.get("$recursiveAnchor") is True):
+            return self._follow(start, location, pointer)
+        self.applies_in_place(location[:-1], start, via_ref=pointer)
+        self.ref_targets[pointer] = start
+        self.deferred(declared, start)
+        checks, anchors = self.checks, self.recursive_anchors
+
+        def choose(errors: list[ValidationError]) -> Path:
+            for uri in errors.scope if type(errors) is Findings else ():
+                if uri in anchors:
+                    return anchors[uri]
+            return start
+
+        def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            spend(errors)
+            chosen = choose(errors)
+            _entering(self.base_of(chosen), checks[to_pointer(chosen)])(instance, path, errors)
+
+        self.dynamic_targets[pointer] = choose
+        return target
 
     def dynamic_reference(self, ref: str, location: Path) -> Check:
         pointer = to_pointer(location)
@@ -254,11 +340,13 @@ class _Compiler:
         return self.deferred(self.schema_at(target), target)
 
     def _load(self, uri: str) -> Path | None:
-        """A document the caller gave, checked as JSON, indexed, and returned as a location."""
-        if uri not in self.documents or uri in self.loaded:
+        """A document the caller gave, or a bundled meta-schema, checked as JSON, indexed, and
+        returned as a location."""
+        document = self.documents.get(uri, META_SCHEMAS.get(uri))
+        if document is None or uri in self.loaded:
             return None
         try:
-            self.loaded[uri] = snapshot(self.documents[uri], self.limits.max_schema_depth)
+            self.loaded[uri] = snapshot(document, self.limits.max_schema_depth)
         except NotJSON as error:
             raise SchemaError(f"the document {uri!r} is not a JSON schema: {error}") from None
         root = (Document(uri),)
@@ -294,6 +382,8 @@ class _Compiler:
             for name in sorted(self.dynamic_names):
                 for location in self.dynamic_anchors[name].values():
                     self.deferred(self.schema_at(location), location)
+            for location in self.recursive_anchors.values():
+                self.deferred(self.schema_at(location), location)
             if not self.waiting:
                 return
 
@@ -357,10 +447,18 @@ class _Compiler:
 
     def _admit(self, keyword: str, value: Any, location: Path) -> None:
         """Refuse a keyword that is neither this dialect's nor a well-formed annotation."""
+        if keyword in self.ignored:
+            return  # its vocabulary is not in use: an annotation
         if is_annotation(keyword) and (keyword not in ANNOTATIONS or ANNOTATIONS[keyword][1](value)):
-            if keyword == "$schema" and location and DIALECTS[value] != self.dialect:
+            if (
+                keyword == "$schema"
+                and location
+                and value != self.declared
+                and DIALECTS.get(value) != self.dialect
+            ):
+                named = DIALECTS.get(value, repr(value))
                 raise SchemaError(
-                    f"'$schema' names {DIALECTS[value]}, but the schema's root declares {self.dialect}; "
+                    f"'$schema' names {named}, but the schema's root declares {self.dialect}; "
                     "toolreg reads one dialect in one schema",
                     schema_path=to_pointer(location + (keyword,)),
                     keyword=keyword,
@@ -508,10 +606,11 @@ class _Evaluator:
         candidates: list[Path] = []
         if "$ref" in schema:
             candidates.append(self.compiler.ref_targets[f"{self._pointer}/$ref"])
-        if "$dynamicRef" in schema:
-            key = f"{self._pointer}/$dynamicRef"
-            choose = self.compiler.dynamic_targets.get(key)
-            candidates.append(choose(errors) if choose else self.compiler.ref_targets[key])
+        for keyword in ("$dynamicRef", "$recursiveRef"):
+            if keyword in schema:
+                key = f"{self._pointer}/{keyword}"
+                choose = self.compiler.dynamic_targets.get(key)
+                candidates.append(choose(errors) if choose else self.compiler.ref_targets[key])
         for keyword in _IN_PLACE_LISTS:
             candidates.extend(
                 self.location + (keyword, index) for index in range(len(schema.get(keyword, ())))
@@ -538,7 +637,10 @@ class _Evaluator:
 
 
 def compile_schema(
-    schema: Any, limits: Limits = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+    schema: Any,
+    limits: Limits = DEFAULT_LIMITS,
+    documents: Mapping[str, Any] | None = None,
+    assert_formats: bool = False,
 ) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses."""
     try:
@@ -553,7 +655,7 @@ def compile_schema(
         isinstance(documents, Mapping) and all(isinstance(uri, str) for uri in documents)
     ):
         raise SchemaError("documents must map URIs (strings) to schemas")
-    compiler = _Compiler(copied, limits, documents)
+    compiler = _Compiler(copied, limits, documents, assert_formats)
     compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
@@ -564,10 +666,14 @@ Compiled = _Compiler
 
 
 def check_schema(
-    schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+    schema: Any,
+    *,
+    limits: LimitsLike = DEFAULT_LIMITS,
+    documents: Mapping[str, Any] | None = None,
+    assert_formats: bool = False,
 ) -> None:
     """Raise SchemaError, naming the keyword and its pointer, unless toolreg supports ``schema``.
 
     ``documents`` maps URIs to the schemas a ``$ref`` may name outside ``schema``.
     """
-    compile_schema(schema, as_limits(limits), documents)
+    compile_schema(schema, as_limits(limits), documents, assert_formats)

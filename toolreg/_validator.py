@@ -31,9 +31,14 @@ class Validator:
     __slots__ = ("_compiled", "_source", "_fast", "_key", "__weakref__")
 
     def __init__(
-        self, schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+        self,
+        schema: Any,
+        *,
+        limits: LimitsLike = DEFAULT_LIMITS,
+        documents: Mapping[str, Any] | None = None,
+        assert_formats: bool = False,
     ) -> None:
-        self._compiled = compile_schema(schema, as_limits(limits), documents)
+        self._compiled = compile_schema(schema, as_limits(limits), documents, assert_formats)
         self._source: str | None = None
         self._fast: FastCheck | None = None
         self._key: Any = None
@@ -163,13 +168,18 @@ def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int)
 
 
 def compile(  # noqa: A001 - as re.compile
-    schema: Any, *, limits: LimitsLike = DEFAULT_LIMITS, documents: Mapping[str, Any] | None = None
+    schema: Any,
+    *,
+    limits: LimitsLike = DEFAULT_LIMITS,
+    documents: Mapping[str, Any] | None = None,
+    assert_formats: bool = False,
 ) -> Validator:
     """Check ``schema`` (raising SchemaError) and return a reusable :class:`Validator`.
 
     ``documents`` maps URIs to the schemas a ``$ref`` may name outside ``schema``; nothing is fetched.
+    ``assert_formats`` makes ``format`` an assertion for the formats toolreg knows (else an annotation).
     """
-    return Validator(schema, limits=limits, documents=documents)
+    return Validator(schema, limits=limits, documents=documents, assert_formats=assert_formats)
 
 
 def validate(
@@ -178,10 +188,11 @@ def validate(
     *,
     limits: LimitsLike = DEFAULT_LIMITS,
     documents: Mapping[str, Any] | None = None,
+    assert_formats: bool = False,
 ) -> Result:
     """``Ok`` when ``instance`` fits ``schema``, else every error; for one-off checks.
 
     It answers with the reference walk, so it never pays for generating code; to validate many
     instances against one schema, :func:`compile` it once.
     """
-    return _walk(compile_schema(schema, as_limits(limits), documents), instance) or OK
+    return _walk(compile_schema(schema, as_limits(limits), documents, assert_formats), instance) or OK

@@ -18,7 +18,9 @@ __all__ = [
     "ANNOTATIONS",
     "REWRITES",
     "KNOWN_UNSUPPORTED",
+    "VOCABULARIES",
     "keywords",
+    "vocabulary_uri",
     "dialects_of",
     "is_annotation",
     "subschemas",
@@ -66,6 +68,9 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("$dynamicAnchor", k._anchor, dialects=frozenset({DRAFT_2020})),
     Keyword("$ref", k._ref, in_place=True),
     Keyword("$dynamicRef", k._dynamic_ref, in_place=True, dialects=frozenset({DRAFT_2020})),
+    Keyword("$recursiveAnchor", k._recursive_anchor, dialects=frozenset({DRAFT_2019})),
+    Keyword("$recursiveRef", k._recursive_ref, in_place=True, dialects=frozenset({DRAFT_2019})),
+    Keyword("$vocabulary", k._vocabulary, dialects=_SINCE_2019),
     Keyword("type", k._type),
     Keyword("enum", k._enum),
     Keyword("const", k._const),
@@ -77,6 +82,7 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("minLength", k._min_length, "string"),
     Keyword("maxLength", k._max_length, "string"),
     Keyword("pattern", k._pattern, "string"),
+    Keyword("format", k._format, "string"),
     Keyword("minItems", k._min_items, "array"),
     Keyword("maxItems", k._max_items, "array"),
     Keyword("uniqueItems", k._unique_items, "array"),
@@ -152,16 +158,13 @@ ANNOTATIONS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "title": ("a string", _string),
     "description": ("a string", _string),
     "$comment": ("a string", _string),
-    "format": ("a string", _string),
     "default": ("any JSON value", lambda value: True),
     "examples": ("an array", lambda value: isinstance(value, list)),
     "deprecated": ("a boolean", lambda value: isinstance(value, bool)),
     "readOnly": ("a boolean", lambda value: isinstance(value, bool)),
     "writeOnly": ("a boolean", lambda value: isinstance(value, bool)),
-    "$schema": (
-        "the URI of the 2020-12, 2019-09 or draft-07 meta-schema",
-        lambda value: isinstance(value, str) and value in DIALECTS,
-    ),
+    # Which meta-schema, and so which dialect: the schema walk reads it (see _schema).
+    "$schema": ("a string holding the URI of a meta-schema", _string),
     "contentEncoding": ("a string", _string),
     "contentMediaType": ("a string", _string),
     "contentSchema": ("a schema", lambda value: isinstance(value, (dict, bool))),
@@ -180,7 +183,7 @@ def is_annotation(keyword: str) -> bool:
 
 
 # JSON Schema keywords that toolreg knows but does not support.
-KNOWN_UNSUPPORTED = frozenset(("$vocabulary", "$recursiveAnchor"))
+KNOWN_UNSUPPORTED: frozenset[str] = frozenset()
 
 # Forms from elsewhere, and features toolreg leaves out, with what to write instead.
 REWRITES = {
@@ -193,8 +196,55 @@ REWRITES = {
     "array of schemas",
     "$defs": "'$defs' is 2019-09 and 2020-12; draft-07, which this schema declares, keeps schemas in "
     "'definitions'",
-    "$recursiveRef": "'$recursiveRef' is draft 2019-09 and not supported: use '$ref' with a local pointer",
+    "$recursiveRef": "'$recursiveRef' is 2019-09 (declare it in '$schema' to use it); 2020-12 has "
+    "'$dynamicRef' instead",
+    "$recursiveAnchor": "'$recursiveAnchor' is 2019-09 (declare it in '$schema' to use it); 2020-12 has "
+    "'$dynamicAnchor' instead",
 }
+
+
+# The vocabularies of 2020-12 by the last segment of their URI, and the keywords of each: a custom
+# meta-schema's "$vocabulary" may leave some out. 2019-09 has "unevaluated" inside "applicator" and one
+# "format" vocabulary; draft-07 has none.
+VOCABULARIES: dict[str, frozenset[str]] = {
+    "core": frozenset(
+        ("$id", "$schema", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
+         "$recursiveAnchor", "$vocabulary", "$comment", "$defs")
+    ),
+    "applicator": frozenset(
+        ("prefixItems", "items", "additionalItems", "contains", "additionalProperties", "properties",
+         "patternProperties", "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf",
+         "oneOf", "not")
+    ),
+    "unevaluated": frozenset(("unevaluatedItems", "unevaluatedProperties")),
+    "validation": frozenset(
+        ("type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+         "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems",
+         "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired")
+    ),
+    "meta-data": frozenset(
+        ("title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples")
+    ),
+    "format-annotation": frozenset(("format",)),
+    "format-assertion": frozenset(("format",)),
+    "content": frozenset(("contentEncoding", "contentMediaType", "contentSchema")),
+}  # fmt: skip
+_VOCABULARY_NAMES = {
+    DRAFT_2020: tuple(VOCABULARIES),
+    DRAFT_2019: ("core", "applicator", "validation", "meta-data", "format", "content"),
+}
+
+
+def vocabulary_uri(dialect: str) -> dict[str, tuple[str, ...]]:
+    """Each vocabulary URI of ``dialect`` and the names in :data:`VOCABULARIES` it stands for."""
+    names = _VOCABULARY_NAMES.get(dialect, ())
+    stands_for = {"applicator": ("applicator", "unevaluated"), "format": ("format-annotation",)}
+    return {
+        f"https://json-schema.org/draft/{dialect}/vocab/{name}": (
+            stands_for.get(name, (name,)) if dialect == DRAFT_2019 else (name,)
+        )
+        for name in names
+    }
 
 
 def subschemas(schema: Any, dialect: str = DEFAULT_DIALECT) -> Iterator[tuple[tuple[Token, ...], Any]]:
