@@ -415,7 +415,11 @@ def _regex(value: Any, site: Site, *below: Token) -> Pattern:
     except RegexSyntaxError as error:
         site.refuse(f"is not a valid ECMA-262 regular expression: {error}", *below)
     # RE2 runs most patterns in linear time; only what it cannot express needs the guard.
-    risk = None if pattern.linear else backtracking_risk(value)
+    # A pattern the guard reads as safe needs no RE2 translation now; one it doubts is accepted only
+    # if RE2 can run it.
+    risk = backtracking_risk(value)
+    if risk and pattern.linear:
+        risk = None
     if risk and not site.compiler.limits.allow_backtracking_patterns:
         # A model's 40-character string could otherwise hold the validator for minutes.
         site.refuse(

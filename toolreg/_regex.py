@@ -36,7 +36,7 @@ class Pattern:
     ``linear`` says whether RE2 runs it (time linear in the text) or ``regress`` does.
     """
 
-    __slots__ = ("source", "linear", "_backtracking", "_linear", "_short_ok")
+    __slots__ = ("source", "_backtracking", "_linear", "_short_ok", "_prepared")
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -51,7 +51,19 @@ class Pattern:
         self._backtracking = backtracking
         self._linear: Callable[[str], bool] | None = None
         self._short_ok = False
-        translated = translate(source)
+        # RE2's translation waits for the first search, or the first question of ``linear``: a
+        # catalog's patterns cost only their syntax check when it is registered.
+        self._prepared = False
+
+    @property
+    def linear(self) -> bool:
+        """Whether RE2 runs this pattern (time linear in the text) rather than ``regress``."""
+        if not self._prepared:
+            self._prepare()
+        return self._linear is not None
+
+    def _prepare(self) -> None:
+        translated = translate(self.source)
         # Past RE2's own limits (its memory budget) a pattern stays on regress, behind the guard.
         with contextlib.suppress(re2.error):
             if translated is not None:
@@ -60,12 +72,14 @@ class Pattern:
                 # at most one choice of how often to repeat and no repeated group, a backtracking
                 # search of n characters takes at most about n * n steps.
                 self._short_ok = translated[1]
-            elif (parts := _look_ahead_parts(source)) is not None:
+            elif (parts := _look_ahead_parts(self.source)) is not None:
                 self._linear = parts
-        self.linear = self._linear is not None
+        self._prepared = True
 
     def search(self, text: str) -> bool:
         """True when the pattern matches somewhere in ``text`` (a search, not a full match)."""
+        if not self._prepared:
+            self._prepare()
         try:
             if self._linear is not None and (len(text) > _SHORT or not self._short_ok):
                 return self._linear(text)

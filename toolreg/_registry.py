@@ -28,6 +28,7 @@ from ._feedback import UNPRINTABLE
 from ._json import NotJSON, json_type, snapshot
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
+from ._schema import compile_schema
 from ._validator import Validator
 
 __all__ = [
@@ -304,19 +305,19 @@ class ToolRegistry:
     def _validator(self, schema: Any) -> Validator:
         try:
             # The text of the plain snapshot, so a subclass cannot show one schema and compile another.
-            text = _JSON_TEXT(snapshot(schema, self.limits.max_schema_depth))
+            plain = snapshot(schema, self.limits.max_schema_depth)
+            text = _JSON_TEXT(plain)
         except (NotJSON, ValueError):
             return Validator(
                 schema, limits=self.limits, documents=self.documents, assert_formats=self.assert_formats
             )  # raises, saying why
         validator = self._shared.get(text)
         if validator is None:
-            validator = self._shared.setdefault(
-                text,
-                Validator(
-                    schema, limits=self.limits, documents=self.documents, assert_formats=self.assert_formats
-                ),
+            # The snapshot is this call's own, so compiling it needs no second copy.
+            compiled = compile_schema(
+                plain, self.limits, self.documents, self.assert_formats, copy=False, text=text
             )
+            validator = self._shared.setdefault(text, Validator._of(compiled))
         return validator
 
     def unregister(self, name: str) -> ToolRecord:

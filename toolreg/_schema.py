@@ -25,6 +25,7 @@ from ._vocabulary import (
     VOCABULARIES,
     dialects_of,
     is_annotation,
+    keyword_order,
     keywords,
     subschemas,
     vocabulary_uri,
@@ -80,6 +81,11 @@ __all__ = ["check_schema", "compile_schema", "Compiled"]
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
+# The keywords that make a schema object matter to the URI index.
+_MARKED = frozenset(
+    ("$id", "$anchor", "$dynamicAnchor", "$ref", "$dynamicRef", "$recursiveRef", "$recursiveAnchor")
+)
+
 # An edge between two schemas applied to the same value: the target, and the $ref that made it, if any.
 _Edge = tuple[str, str | None]
 
@@ -93,6 +99,7 @@ class _Compiler:
         limits: Limits = DEFAULT_LIMITS,
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
+        text: str | None = None,
     ) -> None:
         self.root = root
         self.limits = limits
@@ -102,13 +109,15 @@ class _Compiler:
         # then read as annotations, as the specification says.
         self.declared = root.get("$schema") if isinstance(root, dict) else None
         self.dialect, vocabularies = self._dialect_of(self.declared)
-        in_use = frozenset[str]().union(*(VOCABULARIES[name] for name in ("core", *vocabularies)))
-        self.ignored = frozenset[str]().union(*VOCABULARIES.values()) - in_use
-        self.asserts_formats = assert_formats or "format-assertion" in vocabularies
-        self.keywords = {
-            name: row for name, row in keywords(self.dialect).items() if name not in self.ignored
-        }
-        self.order = {name: index for index, name in enumerate(self.keywords)}
+        self.asserts_formats = assert_formats
+        self.ignored: frozenset[str] = frozenset()
+        self.keywords, self.order = keywords(self.dialect), keyword_order(self.dialect)
+        if vocabularies is not None:
+            in_use = frozenset[str]().union(*(VOCABULARIES[name] for name in ("core", *vocabularies)))
+            self.ignored = frozenset[str]().union(*VOCABULARIES.values()) - in_use
+            self.asserts_formats = assert_formats or "format-assertion" in vocabularies
+            self.keywords = {name: row for name, row in self.keywords.items() if name not in self.ignored}
+            self.order = {name: index for index, name in enumerate(self.keywords)}
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
         self.patterns: dict[str, Pattern] = {}
@@ -131,7 +140,10 @@ class _Compiler:
             for text in map(_text, self.documents.values())
         )
         self.recursive_anchors: dict[str, Path] = {}
-        self._index(root, (), ROOT_URI)
+        if text is None or any(f'"{keyword}"' in text for keyword in _MARKED):
+            self._index(root, (), ROOT_URI)
+        else:  # the schema's JSON text names no identifier, anchor or reference: nothing to index
+            self.bases[()], self.resource_roots[""] = ROOT_URI, ROOT_URI
         self.checks: dict[str, Check] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
@@ -163,42 +175,47 @@ class _Compiler:
         self.in_place.setdefault(to_pointer(source), []).append((to_pointer(target), via_ref))
 
     def _index(self, schema: Any, location: Path, base: str) -> None:
-        """Record the base URI of every schema object below ``location``, and its resources and anchors."""
+        """Record the base URI where an ``$id`` changes it below ``location``, and the resources, anchors
+        and references that the schema walk and ``$dynamicRef`` need to know of in advance."""
+        self.bases[location] = base
+        self.resource_roots[to_pointer(location)] = base
         stack = [(schema, location, base)]
         while stack:
             schema, location, base = stack.pop()
             if not isinstance(schema, dict):
                 continue
-            declared = schema.get("$id")
-            # draft-07 ignores the keywords beside a $ref, $id included.
-            if isinstance(declared, str) and not (self.dialect == "draft-07" and "$ref" in schema):
-                if declared.startswith("#"):
-                    self.anchors.setdefault(resolve(base, declared), location)  # draft-07's anchor form
-                else:
-                    base = resolve(base, declared).partition("#")[0]
-                    self.resources.setdefault(base, location)
-            for keyword in ("$anchor", "$dynamicAnchor"):
-                if isinstance(schema.get(keyword), str):
-                    self.anchors.setdefault(f"{base}#{schema[keyword]}", location)
-            if "$dynamicRef" in schema or "$recursiveRef" in schema:
-                self.dynamic = True
-            elif isinstance(schema.get("$ref"), str) and not schema["$ref"].startswith("#"):
-                # The bundled meta-schemas hold $dynamicRef (2020-12) and $recursiveRef (2019-09).
-                target = resolve(base, schema["$ref"]).partition("#")[0]
-                self.dynamic = self.dynamic or (target in META_SCHEMAS and self.dialect != "draft-07")
-            if schema.get("$recursiveAnchor") is True and self.dialect == "2019-09":
-                self.recursive_anchors.setdefault(base, location)
-            if isinstance(schema.get("$dynamicAnchor"), str):
-                self.dynamic_anchors.setdefault(schema["$dynamicAnchor"], {}).setdefault(base, location)
-            if (
-                (isinstance(declared, str) and not declared.startswith("#"))
-                or not location
-                or (len(location) == 1 and type(location[0]) is Document)
-            ):
-                self.resource_roots[to_pointer(location)] = base
-            self.bases[location] = base
+            if not _MARKED.isdisjoint(schema):
+                base = self._mark(schema, location, base)
             below = subschemas(schema, self.dialect)
             stack.extend((child, location + tokens, base) for tokens, child in below)
+
+    def _mark(self, schema: dict[str, Any], location: Path, base: str) -> str:
+        """What one schema object with an identifier, an anchor or a reference adds to the index; the
+        base URI in force below it."""
+        declared = schema.get("$id")
+        # draft-07 ignores the keywords beside a $ref, $id included.
+        if isinstance(declared, str) and not (self.dialect == "draft-07" and "$ref" in schema):
+            if declared.startswith("#"):
+                self.anchors.setdefault(resolve(base, declared), location)  # draft-07's anchor form
+            else:
+                base = resolve(base, declared).partition("#")[0]
+                self.resources.setdefault(base, location)
+                self.bases[location] = base
+                self.resource_roots[to_pointer(location)] = base
+        for keyword in ("$anchor", "$dynamicAnchor"):
+            if isinstance(schema.get(keyword), str):
+                self.anchors.setdefault(f"{base}#{schema[keyword]}", location)
+        if "$dynamicRef" in schema or "$recursiveRef" in schema:
+            self.dynamic = True
+        elif isinstance(schema.get("$ref"), str) and not schema["$ref"].startswith("#"):
+            # The bundled meta-schemas hold $dynamicRef (2020-12) and $recursiveRef (2019-09).
+            target = resolve(base, schema["$ref"]).partition("#")[0]
+            self.dynamic = self.dynamic or (target in META_SCHEMAS and self.dialect != "draft-07")
+        if isinstance(schema.get("$dynamicAnchor"), str):
+            self.dynamic_anchors.setdefault(schema["$dynamicAnchor"], {}).setdefault(base, location)
+        if schema.get("$recursiveAnchor") is True and self.dialect == "2019-09":
+            self.recursive_anchors.setdefault(base, location)
+        return base
 
     def base_of(self, location: Path) -> str:
         """The base URI in force at a schema object."""
@@ -210,14 +227,13 @@ class _Compiler:
         target = self._resolve_reference(ref, location)
         return self._follow(target, location, to_pointer(location))
 
-    def _dialect_of(self, declared: Any) -> tuple[str, tuple[str, ...]]:
-        """The dialect a root's ``$schema`` names, and the vocabularies (of :data:`VOCABULARIES`) in use."""
-        # A dialect's own meta-schema uses every vocabulary, format as an annotation.
-        standard = tuple(name for name in VOCABULARIES if name != "format-assertion")
+    def _dialect_of(self, declared: Any) -> tuple[str, tuple[str, ...] | None]:
+        """The dialect a root's ``$schema`` names, and the vocabularies (of :data:`VOCABULARIES`) in use:
+        ``None`` for a dialect's own meta-schema, which uses every one, with format an annotation."""
         if not isinstance(declared, str):
-            return DEFAULT_DIALECT, standard
+            return DEFAULT_DIALECT, None
         if declared in DIALECTS:
-            return DIALECTS[declared], standard
+            return DIALECTS[declared], None
 
         def refuse(reason: str) -> SchemaError:
             return SchemaError(f"'$schema' {declared!r} {reason}", schema_path="/$schema", keyword="$schema")
@@ -238,7 +254,7 @@ class _Compiler:
         stated = meta.get("$vocabulary")
         known = vocabulary_uri(dialect)
         if stated is None:
-            return dialect, tuple(name for names in known.values() for name in names)
+            return dialect, None
         if not isinstance(stated, dict) or not all(isinstance(value, bool) for value in stated.values()):
             raise refuse("names a meta-schema whose '$vocabulary' is not an object of URIs to booleans")
         for uri, required in stated.items():
@@ -641,11 +657,16 @@ def compile_schema(
     limits: Limits = DEFAULT_LIMITS,
     documents: Mapping[str, Any] | None = None,
     assert_formats: bool = False,
+    *,
+    copy: bool = True,
+    text: str | None = None,
 ) -> Compiled:
-    """Check ``schema`` and compile it: the root check, and every part the fast path reuses."""
+    """Check ``schema`` and compile it: the root check, and every part the fast path reuses.
+    ``copy=False`` takes ``schema`` as a snapshot already made, which nothing else holds, and ``text``
+    is that snapshot's JSON text, if known."""
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
-        copied = snapshot(schema, limits.max_schema_depth)
+        copied = snapshot(schema, limits.max_schema_depth) if copy else schema
     except NotJSON as error:
         assert error.problem is not None
         path, keyword, reason = error.problem
@@ -655,7 +676,7 @@ def compile_schema(
         isinstance(documents, Mapping) and all(isinstance(uri, str) for uri in documents)
     ):
         raise SchemaError("documents must map URIs (strings) to schemas")
-    compiler = _Compiler(copied, limits, documents, assert_formats)
+    compiler = _Compiler(copied, limits, documents, assert_formats, None if copy else text)
     compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler

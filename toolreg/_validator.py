@@ -43,6 +43,13 @@ class Validator:
         self._fast: FastCheck | None = None
         self._key: Any = None
 
+    @classmethod
+    def _of(cls, compiled: Compiled) -> Validator:
+        """A validator over a schema compiled already (the registry snapshots each schema once)."""
+        validator = cls.__new__(cls)
+        validator._compiled, validator._source, validator._fast, validator._key = compiled, None, None, None
+        return validator
+
     @property
     def schema(self) -> Any:
         """A fresh copy of the checked snapshot, yours to change."""

@@ -20,6 +20,7 @@ __all__ = [
     "KNOWN_UNSUPPORTED",
     "VOCABULARIES",
     "keywords",
+    "keyword_order",
     "vocabulary_uri",
     "dialects_of",
     "is_annotation",
@@ -130,6 +131,14 @@ _HOLDING = {
 def keywords(dialect: str = DEFAULT_DIALECT) -> dict[str, Keyword]:
     """The keywords of one dialect, by name, in the table's order."""
     return _BY_DIALECT[dialect]
+
+
+_ORDER = {dialect: {name: index for index, name in enumerate(rows)} for dialect, rows in _BY_DIALECT.items()}
+
+
+def keyword_order(dialect: str = DEFAULT_DIALECT) -> dict[str, int]:
+    """Each keyword of one dialect by its place in the table, which is the order its errors come in."""
+    return _ORDER[dialect]
 
 
 def dialects_of(keyword: str) -> frozenset[str]:
