@@ -24,7 +24,7 @@ from ._formats import FORMATS
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
 from ._limits import Limits
 from ._pointer import InstanceKey, Token, masked_pointer, to_pointer
-from ._regex import Pattern, RegexSyntaxError, backtracking_risk
+from ._regex import Pattern, RegexSyntaxError
 
 __all__ = [
     "Check",
@@ -160,6 +160,8 @@ class Compiler(Protocol):
     def dynamic_reference(self, ref: str, location: Path) -> Check: ...
 
     def recursive_reference(self, location: Path) -> Check: ...
+
+    def pattern_and_risk(self, source: str) -> tuple[Pattern, str | None]: ...
 
     @property
     def asserts_formats(self) -> bool: ...
@@ -411,15 +413,9 @@ def _regex(value: Any, site: Site, *below: Token) -> Pattern:
     if not isinstance(value, str):
         site.refuse("must be a string holding an ECMA-262 regular expression", *below)
     try:
-        pattern = Pattern(value)
+        pattern, risk = site.compiler.pattern_and_risk(value)
     except RegexSyntaxError as error:
         site.refuse(f"is not a valid ECMA-262 regular expression: {error}", *below)
-    # RE2 runs most patterns in linear time; only what it cannot express needs the guard.
-    # A pattern the guard reads as safe needs no RE2 translation now; one it doubts is accepted only
-    # if RE2 can run it.
-    risk = backtracking_risk(value)
-    if risk and pattern.linear:
-        risk = None
     if risk and not site.compiler.limits.allow_backtracking_patterns:
         # A model's 40-character string could otherwise hold the validator for minutes.
         site.refuse(

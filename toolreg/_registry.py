@@ -28,6 +28,7 @@ from ._feedback import UNPRINTABLE
 from ._json import NotJSON, json_type, snapshot
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
+from ._regex import Pattern
 from ._schema import compile_schema
 from ._validator import Validator
 
@@ -220,6 +221,8 @@ class ToolRegistry:
         # Catalogs repeat schemas (every tool without arguments has the same one): tools whose schemas
         # are the same JSON text share one compiled Validator, which holds nothing of either tool.
         self._shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
+        # Catalogs repeat patterns too: each is compiled and guarded once per registry.
+        self._patterns: dict[str, tuple[Pattern, str | None]] = {}
 
     def register(
         self,
@@ -315,7 +318,13 @@ class ToolRegistry:
         if validator is None:
             # The snapshot is this call's own, so compiling it needs no second copy.
             compiled = compile_schema(
-                plain, self.limits, self.documents, self.assert_formats, copy=False, text=text
+                plain,
+                self.limits,
+                self.documents,
+                self.assert_formats,
+                copy=False,
+                text=text,
+                patterns=self._patterns,
             )
             validator = self._shared.setdefault(text, Validator._of(compiled))
         return validator

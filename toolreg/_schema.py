@@ -15,7 +15,7 @@ from ._keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scra
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._metaschemas import META_SCHEMAS
 from ._pointer import Document, escape, masked_pointer, split, to_pointer
-from ._regex import Pattern
+from ._regex import Pattern, backtracking_risk
 from ._vocabulary import (
     ANNOTATIONS,
     DEFAULT_DIALECT,
@@ -100,6 +100,7 @@ class _Compiler:
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
         text: str | None = None,
+        patterns: dict[str, tuple[Pattern, str | None]] | None = None,
     ) -> None:
         self.root = root
         self.limits = limits
@@ -120,7 +121,7 @@ class _Compiler:
             self.order = {name: index for index, name in enumerate(self.keywords)}
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
-        self.patterns: dict[str, Pattern] = {}
+        self.patterns = {} if patterns is None else patterns
         self.dynamic_names: set[str] = set()
         self.dynamic_targets: dict[str, Callable[[list[ValidationError]], Path]] = {}
         # Where URIs lead: each schema resource ($id) and anchor, by absolute URI, and the documents
@@ -403,11 +404,23 @@ class _Compiler:
             if not self.waiting:
                 return
 
+    def pattern_and_risk(self, source: str) -> tuple[Pattern, str | None]:
+        """The compiled pattern and what the backtracking guard finds in it (nothing, if RE2 runs
+        it), once per schema, or once per registry that shares its patterns; RegexSyntaxError."""
+        found = self.patterns.get(source)
+        if found is None:
+            pattern = Pattern(source)
+            # A pattern the guard reads as safe needs no RE2 translation now; one it doubts is
+            # accepted only if RE2 can run it.
+            risk = backtracking_risk(source)
+            if risk and pattern.linear:
+                risk = None
+            found = self.patterns[source] = (pattern, risk)
+        return found
+
     def pattern(self, source: str) -> Pattern:
-        """The compiled pattern, once per schema (it was checked where the schema holds it)."""
-        if source not in self.patterns:
-            self.patterns[source] = Pattern(source)
-        return self.patterns[source]
+        """The compiled pattern (it was checked where the schema holds it)."""
+        return self.pattern_and_risk(source)[0]
 
     def schema_at(self, location: Path) -> Any:
         schema = self.root
@@ -660,10 +673,11 @@ def compile_schema(
     *,
     copy: bool = True,
     text: str | None = None,
+    patterns: dict[str, tuple[Pattern, str | None]] | None = None,
 ) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses.
     ``copy=False`` takes ``schema`` as a snapshot already made, which nothing else holds, and ``text``
-    is that snapshot's JSON text, if known."""
+    is that snapshot's JSON text, if known; ``patterns`` a cache of compiled patterns to share."""
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
         copied = snapshot(schema, limits.max_schema_depth) if copy else schema
@@ -676,7 +690,7 @@ def compile_schema(
         isinstance(documents, Mapping) and all(isinstance(uri, str) for uri in documents)
     ):
         raise SchemaError("documents must map URIs (strings) to schemas")
-    compiler = _Compiler(copied, limits, documents, assert_formats, None if copy else text)
+    compiler = _Compiler(copied, limits, documents, assert_formats, None if copy else text, patterns)
     compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
