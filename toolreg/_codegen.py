@@ -35,15 +35,24 @@ FastCheck = Callable[[Any, int], "list[ValidationError] | type[OverBudget] | Non
 
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
 _NUMBER_KEYWORDS = ("multipleOf", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
-_ARRAY_KEYWORDS = ("minItems", "maxItems", "uniqueItems", "prefixItems", "items")
+_ARRAY_KEYWORDS = ("minItems", "maxItems", "uniqueItems", "prefixItems", "items", "contains")
 _OBJECT_KEYWORDS = (
-    "minProperties", "maxProperties", "required", "propertyNames", "properties", "additionalProperties",
+    "minProperties", "maxProperties", "required", "dependentRequired", "propertyNames", "properties",
+    "patternProperties", "additionalProperties", "dependentSchemas",
 )  # fmt: skip
-_IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
+_IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+# Keywords whose reference check the generated code calls whole, after making sure the value is plain
+# JSON: rare, or intricate enough that an inline test would be a second copy of the rule.
+_HANDED_OVER = frozenset(
+    {"contains", "dependentRequired", "patternProperties", "dependentSchemas", "if", "unevaluatedItems",
+     "unevaluatedProperties"}
+)  # fmt: skip
 # Every keyword the generator writes code for. A schema that uses another keyword anywhere, or
 # declares another dialect, gets no fast path: the reference walk answers it.
 HANDLED_KEYWORDS = (
     frozenset({"type", "enum", "const", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "format"})
+    | frozenset({"minContains", "maxContains", "then", "else", "$vocabulary"})  # their rows' checks do it
+    | _HANDED_OVER
     | _IN_PLACE
     | frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
 )
@@ -159,10 +168,7 @@ class _Generator:
         return name
 
     def _schema_at(self, location: Path) -> Any:
-        schema = self.compiled.root
-        for token in location:
-            schema = schema[token]
-        return schema
+        return self.compiled.schema_at(location)
 
     def write_functions(self) -> None:
         while self.pending:
@@ -204,6 +210,22 @@ class _Generator:
         """Let the reference check of this keyword append its errors."""
         check = self.keyword_check(location, keyword)
         self.source.line(depth, f"{check}({value}, {_path_expression(path)}, errors)")
+
+    def hand_over(
+        self,
+        schema: dict[str, Any],
+        location: Path,
+        keywords: tuple[str, ...],
+        value: str,
+        path: list[str],
+        depth: int,
+    ) -> None:
+        """Run the reference checks of those ``keywords`` the schema has, on a value shown plain JSON."""
+        present = [keyword for keyword in keywords if keyword in schema]
+        if present:
+            self.source.line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+        for keyword in present:
+            self.report(location, keyword, value, path, depth)
 
     def emit(self, schema: Any, location: Path, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
@@ -263,6 +285,9 @@ class _Generator:
             )
             line(depth, f"if not {scratch}:")
             self.report(location, "not", value, path, depth + 1)
+        self.hand_over(
+            schema, location, ("if", "unevaluatedItems", "unevaluatedProperties"), value, path, depth
+        )
 
     def const_test(self, expected: Any, kind: str, value: str) -> str | None:
         """An inline test for a scalar const, with JSON's equality; None to leave it to the reference."""
@@ -402,6 +427,7 @@ class _Generator:
             self.report(location, "items", value, path, depth + 1)
         else:
             self.emit(items, location + ("items",), item, [*path, position], depth + 1)
+        self.hand_over(schema, location, ("contains",), value, path, depth)
 
     def emit_object(
         self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
@@ -413,6 +439,7 @@ class _Generator:
         if names:
             line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")
             self.report(location, "required", value, path, depth + 1)
+        self.hand_over(schema, location, ("dependentRequired",), value, path, depth)
         if "propertyNames" in schema:
             key = self.source.fresh("k")
             line(depth, f"for {key} in {value}:")
@@ -424,7 +451,20 @@ class _Generator:
             line(depth, f"{child} = {value}.get({constant}, MISSING)")
             line(depth, f"if {child} is not MISSING:")
             self.emit(child_schema, location + ("properties", name), child, [*path, constant], depth + 1)
-        known = self.source.constant(frozenset(properties))
+        if "patternProperties" in schema:
+            # additionalProperties leaves what the patterns match: its reference check knows them.
+            later = ("patternProperties", "additionalProperties", "dependentSchemas")
+            self.hand_over(schema, location, later, value, path, depth)
+            return
+        self.emit_extra(schema, location, value, path, depth)
+        self.hand_over(schema, location, ("dependentSchemas",), value, path, depth)
+
+    def emit_extra(
+        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
+    ) -> None:
+        """additionalProperties, for a schema without patternProperties."""
+        line = self.source.line
+        known = self.source.constant(frozenset(schema.get("properties", {})))
         extra = schema.get("additionalProperties", True)
         if extra is False:
             key = self.source.fresh("k")
@@ -458,8 +498,8 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     unhandled = sorted(compiled.used - HANDLED_KEYWORDS)
     if unhandled or compiled.dialect != DEFAULT_DIALECT:
         raise NoFastPath(f"written for {compiled.dialect} keywords {unhandled}")
-    if compiled.loaded:
-        raise NoFastPath(f"references other documents: {sorted(compiled.loaded)}")
+    if compiled.dynamic:
+        raise NoFastPath("enters schema resources for $dynamicRef or $recursiveRef")
     if compiled.ignored or (compiled.asserts_formats and "format" in compiled.used):
         raise NoFastPath("reads keywords by a meta-schema's vocabularies, or asserts formats")
     generator = _Generator(compiled)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -44,13 +43,6 @@ def _entering(resource: str, check: Check) -> Check:
             scope.pop()
 
     return in_resource
-
-
-def _text(document: Any) -> str:
-    try:
-        return json.dumps(document)
-    except (TypeError, ValueError, RecursionError):
-        return '"$dynamicRef"'  # unreadable here; the snapshot will say why, if it is ever read
 
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
@@ -101,6 +93,7 @@ class _Compiler:
         assert_formats: bool = False,
         text: str | None = None,
         patterns: dict[str, tuple[Pattern, str | None]] | None = None,
+        dynamic: bool = False,
     ) -> None:
         self.root = root
         self.limits = limits
@@ -135,11 +128,9 @@ class _Compiler:
         self.resource_roots: dict[str, str] = {}
         self.resources[ROOT_URI] = ()
         # Resources are entered and left only where a $dynamicRef may look (else it costs for nothing):
-        # the index of the root says whether it holds one; a given document is read as text here.
-        self.dynamic = any(
-            '"$dynamicRef"' in text or '"$recursiveRef"' in text
-            for text in map(_text, self.documents.values())
-        )
+        # the index of the root says whether it holds one. A document read later that holds one
+        # makes compile_schema start again with ``dynamic`` set.
+        self.dynamic = dynamic
         self.recursive_anchors: dict[str, Path] = {}
         if text is None or any(f'"{keyword}"' in text for keyword in _MARKED):
             self._index(root, (), ROOT_URI)
@@ -208,10 +199,6 @@ class _Compiler:
                 self.anchors.setdefault(f"{base}#{schema[keyword]}", location)
         if "$dynamicRef" in schema or "$recursiveRef" in schema:
             self.dynamic = True
-        elif isinstance(schema.get("$ref"), str) and not schema["$ref"].startswith("#"):
-            # The bundled meta-schemas hold $dynamicRef (2020-12) and $recursiveRef (2019-09).
-            target = resolve(base, schema["$ref"]).partition("#")[0]
-            self.dynamic = self.dynamic or (target in META_SCHEMAS and self.dialect != "draft-07")
         if isinstance(schema.get("$dynamicAnchor"), str):
             self.dynamic_anchors.setdefault(schema["$dynamicAnchor"], {}).setdefault(base, location)
         if schema.get("$recursiveAnchor") is True and self.dialect == "2019-09":
@@ -691,7 +678,12 @@ def compile_schema(
     ):
         raise SchemaError("documents must map URIs (strings) to schemas")
     compiler = _Compiler(copied, limits, documents, assert_formats, None if copy else text, patterns)
+    before = compiler.dynamic
     compiler.compile_all(copied)
+    if compiler.dynamic and not before:
+        # A document a $ref led to holds a $dynamicRef: every resource must record its entry.
+        compiler = _Compiler(copied, limits, documents, assert_formats, None, patterns, dynamic=True)
+        compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
 
