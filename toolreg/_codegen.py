@@ -1,9 +1,11 @@
 """The fast path: a compiled schema turned into straight-line Python source that finds the same errors.
 
-The generated code decides, with inline tests on exact types, whether each keyword fails; when
-one does, it calls that keyword's own check from the reference walk (``_keywords``), so every
-error, message and fact is the reference's, in the reference's order. It never builds a path
-or a pointer unless an error is reported.
+The generator reads only the intermediate form compilation made (``_schema.Node``: each schema
+object's keywords in the table's order, with subschemas as locations and patterns compiled), never
+the schema itself. The generated code decides, with inline tests on exact types, whether each
+keyword fails; when one does, it calls that keyword's own check from the reference walk
+(``_keywords``), so every error, message and fact is the reference's, in the reference's order. It
+never builds a path or a pointer unless an error is reported.
 
 Safety: no text from the schema is ever written into the source. Property names, limits,
 enum values and patterns reach the code as constants in its namespace (``c0``, ``c1``, …);
@@ -17,14 +19,13 @@ which reports them. Every part of the instance is either tested by exact type or
 from __future__ import annotations
 
 import collections
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._errors import ValidationError
 from ._keywords import BranchCheck, Findings, OverBudget, Path
-from ._pointer import InstanceKey, to_pointer
-from ._regex import Pattern
-from ._schema import Compiled
+from ._pointer import InstanceKey, escape, to_pointer
+from ._schema import Compiled, Node
 from ._vocabulary import DEFAULT_DIALECT, keywords
 
 __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
@@ -76,18 +77,13 @@ _BRANCH_OF = {
     "array": "array",
     "object": "object",
 }
-_Emitter = Callable[[dict[str, Any], Path, str, list[str], int], None]
+_Emitter = Callable[[Node, str, list[str], int], None]
 _SCALARS = frozenset({str, int, bool, type(None)})
 
 
-def _type_names(schema: dict[str, Any]) -> list[str]:
-    declared = schema.get("type", [])
-    return [declared] if isinstance(declared, str) else list(declared)
-
-
-def _scalar_typed(schema: dict[str, Any]) -> bool:
+def _scalar_typed(plan: Mapping[str, Any]) -> bool:
     """A "type" of scalars only: a value that passes it is a str, bool, None, int or float."""
-    names = _type_names(schema)
+    names = plan.get("type", ())
     return bool(names) and not {"array", "object"} & set(names)
 
 
@@ -152,7 +148,7 @@ class _Generator:
         self.compiled = compiled
         self.source = _Source()
         self.functions: dict[str, str] = {}
-        self.pending: list[tuple[str, Any, Path]] = []
+        self.pending: list[tuple[str, Path]] = []
         self.deepest = 0
         self.entry_checks: dict[str, tuple[int, int]] = {}
         self.requests: collections.Counter[str] = collections.Counter()
@@ -162,20 +158,17 @@ class _Generator:
         pointer = to_pointer(location)
         if pointer not in self.functions:
             self.functions[pointer] = self.source.fresh("f")
-            self.pending.append((self.functions[pointer], self._schema_at(location), location))
+            self.pending.append((self.functions[pointer], location))
         name = self.functions[pointer]
         self.requests[name] += 1
         return name
 
-    def _schema_at(self, location: Path) -> Any:
-        return self.compiled.schema_at(location)
-
     def write_functions(self) -> None:
         while self.pending:
-            name, schema, location = self.pending.pop(0)
+            name, location = self.pending.pop(0)
             self.source.line(0, f"def {name}(v, p, errors, d):")
             start, self.deepest = len(self.source.lines), 0
-            self.emit(schema, location, "v", ["*p"], 1)
+            self.emit(location, "v", ["*p"], 1)
             # d is how deep v sits; the body looks at most `deepest` levels further down. Past the
             # limit the reference walk answers, with its one depth error.
             limit = self.source.constant(self.compiled.limits.max_depth - self.deepest)
@@ -203,91 +196,78 @@ class _Generator:
         self.source.line(depth, "errors.left[0] -= 1")
         self.source.line(depth, "if errors.left[0] < 0: raise OverBudget")
 
-    def keyword_check(self, location: Path, keyword: str) -> str:
-        return self.source.constant(self.compiled.keyword_checks[to_pointer(location + (keyword,))])
-
-    def report(self, location: Path, keyword: str, value: str, path: list[str], depth: int) -> None:
+    def report(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
         """Let the reference check of this keyword append its errors."""
-        check = self.keyword_check(location, keyword)
+        check = self.source.constant(self.compiled.keyword_checks[f"{node.pointer}/{escape(keyword)}"])
         self.source.line(depth, f"{check}({value}, {_path_expression(path)}, errors)")
 
     def hand_over(
-        self,
-        schema: dict[str, Any],
-        location: Path,
-        keywords: tuple[str, ...],
-        value: str,
-        path: list[str],
-        depth: int,
+        self, node: Node, keywords: tuple[str, ...], value: str, path: list[str], depth: int
     ) -> None:
         """Run the reference checks of those ``keywords`` the schema has, on a value shown plain JSON."""
-        present = [keyword for keyword in keywords if keyword in schema]
+        present = [keyword for keyword in keywords if keyword in node.keywords]
         if present:
             self.source.line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
         for keyword in present:
-            self.report(location, keyword, value, path, depth)
+            self.report(node, keyword, value, path, depth)
 
-    def emit(self, schema: Any, location: Path, value: str, path: list[str], depth: int) -> None:
+    def emit(self, location: Path, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
-        if schema is True:
+        node = self.compiled.node(location)
+        if node.boolean is True:
             line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             return
-        if schema is False:
-            reject = self.source.constant(self.compiled.checks[to_pointer(location)])
+        if node.boolean is False:
+            reject = self.source.constant(self.compiled.checks[node.pointer])
             line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             line(depth, f"{reject}({value}, {_path_expression(path)}, errors)")
             return
+        plan = node.keywords
         kind = self.source.fresh("t")
         line(depth, f"{kind} = type({value})")
         # Each subschema applied in place ($ref, a branch of allOf, anyOf or oneOf, not) spends one
         # step of the work budget, at the same places as in the reference walk, so both stop alike.
-        if "$ref" in schema:
-            target = self.function_for(self.compiled.ref_targets[to_pointer(location + ("$ref",))])
+        if "$ref" in plan:
+            target = self.function_for(plan["$ref"])
             self.spend(depth)
             line(depth, f"{target}({value}, {_path_expression(path)}, errors, {self.depth_of(path)})")
-        if "type" in schema:
-            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            test = " or ".join(_TYPE_TESTS[name].format(t=kind, v=value) for name in names)
+        if "type" in plan:
+            test = " or ".join(_TYPE_TESTS[name].format(t=kind, v=value) for name in plan["type"])
             line(depth, f"if not ({test}):")
-            if _scalar_typed(schema):
+            if _scalar_typed(plan):
                 # Passing the test proves the value plain JSON, so only a failure needs the walk.
                 line(depth + 1, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
-            self.report(location, "type", value, path, depth + 1)
-        if "enum" in schema:
-            options = schema["enum"]
+            self.report(node, "type", value, path, depth + 1)
+        if "enum" in plan:
+            options = plan["enum"]
             if options and all(isinstance(option, str) for option in options):
                 allowed = self.source.constant(frozenset(options))
                 line(depth, f"if not ({kind} is str and {value} in {allowed}):")
-                self.report(location, "enum", value, path, depth + 1)
+                self.report(node, "enum", value, path, depth + 1)
             else:
-                self.report(location, "enum", value, path, depth)
-        if "const" in schema:
-            equal = self.const_test(schema["const"], kind, value)
+                self.report(node, "enum", value, path, depth)
+        if "const" in plan:
+            equal = self.const_test(plan["const"], kind, value)
             if equal is None:
-                self.report(location, "const", value, path, depth)
+                self.report(node, "const", value, path, depth)
             else:
                 line(depth, f"if not ({equal}):")
-                self.report(location, "const", value, path, depth + 1)
-        self.emit_by_type(schema, location, value, kind, path, depth)
-        for index, branch in enumerate(schema.get("allOf", ())):
+                self.report(node, "const", value, path, depth + 1)
+        self.emit_by_type(node, value, kind, path, depth)
+        for branch in plan.get("allOf", ()):
             self.spend(depth)
-            self.emit(branch, location + ("allOf", index), value, path, depth)
+            self.emit(branch, value, path, depth)
         for keyword in ("anyOf", "oneOf"):
-            if keyword in schema:
-                self.emit_branches(schema, location, keyword, value, path, depth)
-        if "not" in schema:
+            if keyword in plan:
+                self.emit_branches(node, keyword, value, path, depth)
+        if "not" in plan:
             scratch = self.source.fresh("s")
             self.spend(depth)
             line(depth, f"{scratch} = errors.scratch()")
-            line(
-                depth,
-                f"{self.function_for(location + ('not',))}({value}, (), {scratch}, {self.depth_of(path)})",
-            )
+            line(depth, f"{self.function_for(plan['not'])}({value}, (), {scratch}, {self.depth_of(path)})")
             line(depth, f"if not {scratch}:")
-            self.report(location, "not", value, path, depth + 1)
-        self.hand_over(
-            schema, location, ("if", "unevaluatedItems", "unevaluatedProperties"), value, path, depth
-        )
+            self.report(node, "not", value, path, depth + 1)
+        self.hand_over(node, ("if", "unevaluatedItems", "unevaluatedProperties"), value, path, depth)
 
     def const_test(self, expected: Any, kind: str, value: str) -> str | None:
         """An inline test for a scalar const, with JSON's equality; None to leave it to the reference."""
@@ -299,9 +279,7 @@ class _Generator:
             return f"({kind} is int or {kind} is float) and {value} == {self.source.constant(expected)}"
         return None
 
-    def emit_branches(
-        self, schema: dict[str, Any], location: Path, keyword: str, value: str, path: list[str], depth: int
-    ) -> None:
+    def emit_branches(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
         passed, where = self.source.fresh("n"), self.source.fresh("w")
         line(depth, f"{passed} = 0")
@@ -309,9 +287,9 @@ class _Generator:
         # the reference check would walk the value again, at every level of a nested anyOf.
         line(depth, f"{where} = {_path_expression(path)}")
         scratches = []
-        for index in range(len(schema[keyword])):
+        for index, location in enumerate(node.keywords[keyword]):
             scratch = self.source.fresh("s")
-            branch = self.function_for(location + (keyword, index))
+            branch = self.function_for(location)
             line(depth, f"{scratch} = errors.scratch()")
             # anyOf is settled by its first passing branch, as in the reference walk.
             inner = depth + 1 if keyword == "anyOf" and index > 0 else depth
@@ -321,23 +299,22 @@ class _Generator:
             line(inner, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
             line(inner, f"{passed} += not {scratch}")
             scratches.append(scratch)
-        check = self.compiled.keyword_checks[to_pointer(location + (keyword,))]
+        check = self.compiled.keyword_checks[f"{node.pointer}/{keyword}"]
         assert isinstance(check, BranchCheck)
         judge, found = self.source.constant(check.judge), self.source.fresh("e")
         line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}:")
         line(depth + 1, f"{found} = {judge}({where}, [{', '.join(scratches)}])")
         line(depth + 1, f"if {found} is not None: errors.append({found})")
 
-    def emit_by_type(
-        self, schema: dict[str, Any], location: Path, value: str, kind: str, path: list[str], depth: int
-    ) -> None:
+    def emit_by_type(self, node: Node, value: str, kind: str, path: list[str], depth: int) -> None:
         line = self.source.line
-        if not _TYPED_KEYWORDS & schema.keys():
-            if _scalar_typed(schema):
+        plan = node.keywords
+        if not _TYPED_KEYWORDS & plan.keys():
+            if _scalar_typed(plan):
                 # The type test vouched for all but a float's finiteness.
-                if {"number", "integer"} & set(_type_names(schema)):
+                if {"number", "integer"} & set(plan["type"]):
                     line(depth, f"if {kind} is float and {value} - {value} != 0: raise NotPlainJSON")
-            elif not _IN_PLACE & schema.keys():
+            elif not _IN_PLACE & plan.keys():
                 # Without a $ref or combinator, which walk the whole value with the same care.
                 line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             return
@@ -347,32 +324,27 @@ class _Generator:
             "array": (f"{kind} is list", self.emit_array),
             "object": (f"{kind} is dict", self.emit_object),
         }
-        declared = schema.get("type", [])
-        declared_names = [declared] if isinstance(declared, str) else declared
         # The declared type first: it is what a valid call holds, so one test finds it.
-        first = [_BRANCH_OF[name] for name in declared_names if name in _BRANCH_OF]
+        first = [_BRANCH_OF[name] for name in plan.get("type", ()) if name in _BRANCH_OF]
         for number, name in enumerate(dict.fromkeys([*first, *branches])):
             test, emit_body = branches[name]
             line(depth, f"{'if' if number == 0 else 'elif'} {test}:")
-            emit_body(schema, location, value, path, depth + 1)
+            emit_body(node, value, path, depth + 1)
         line(depth, f"elif not ({kind} is bool or {value} is None):")
         line(depth + 1, "raise NotPlainJSON")
 
-    def emit_string(
-        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
-    ) -> None:
+    def emit_string(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
         line(depth, "pass")
-        self.emit_size_bounds(schema, location, value, path, depth, ("minLength", "maxLength"))
-        if "pattern" in schema:
-            search = self.source.constant(Pattern(schema["pattern"]).search)
+        self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"))
+        if "pattern" in node.keywords:
+            search = self.source.constant(node.keywords["pattern"].search)
             line(depth, f"if not {search}({value}):")
-            self.report(location, "pattern", value, path, depth + 1)
+            self.report(node, "pattern", value, path, depth + 1)
 
     def emit_size_bounds(
         self,
-        schema: dict[str, Any],
-        location: Path,
+        node: Node,
         value: str,
         path: list[str],
         depth: int,
@@ -382,91 +354,85 @@ class _Generator:
         """minLength, minItems, minProperties and their max twins: ``len`` against a limit."""
         size = length or f"len({value})"
         for keyword, fails in zip(keywords, ("<", ">"), strict=True):
-            if keyword in schema:
-                self.source.line(depth, f"if {size} {fails} {self.source.constant(int(schema[keyword]))}:")
-                self.report(location, keyword, value, path, depth + 1)
+            if keyword in node.keywords:
+                limit = self.source.constant(int(node.keywords[keyword]))
+                self.source.line(depth, f"if {size} {fails} {limit}:")
+                self.report(node, keyword, value, path, depth + 1)
 
-    def emit_number(
-        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
-    ) -> None:
+    def emit_number(self, node: Node, value: str, path: list[str], depth: int) -> None:
         self.source.line(depth, f"if {value} - {value} != 0: raise NotPlainJSON  # NaN or an infinity")
-        if "multipleOf" in schema:
-            self.report(location, "multipleOf", value, path, depth)
+        if "multipleOf" in node.keywords:
+            self.report(node, "multipleOf", value, path, depth)
         for keyword, fails in _BOUND_FAILS.items():
-            if keyword in schema:
-                self.source.line(depth, f"if {value} {fails} {self.source.constant(schema[keyword])}:")
-                self.report(location, keyword, value, path, depth + 1)
+            if keyword in node.keywords:
+                limit = self.source.constant(node.keywords[keyword])
+                self.source.line(depth, f"if {value} {fails} {limit}:")
+                self.report(node, keyword, value, path, depth + 1)
 
-    def emit_array(
-        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
-    ) -> None:
-        line = self.source.line
+    def emit_array(self, node: Node, value: str, path: list[str], depth: int) -> None:
+        line, plan = self.source.line, node.keywords
         length = self.source.fresh("n")
         line(depth, f"{length} = len({value})")
-        self.emit_size_bounds(schema, location, value, path, depth, ("minItems", "maxItems"), length)
-        if schema.get("uniqueItems") is True:
-            self.report(location, "uniqueItems", value, path, depth)
-        prefix = schema.get("prefixItems", [])
-        for index, item_schema in enumerate(prefix):
+        self.emit_size_bounds(node, value, path, depth, ("minItems", "maxItems"), length)
+        if plan.get("uniqueItems") is True:
+            self.report(node, "uniqueItems", value, path, depth)
+        prefix = plan.get("prefixItems", ())
+        for index, location in enumerate(prefix):
             item = self.source.fresh("x")
             line(depth, f"if {length} > {index}:")
             line(depth + 1, f"{item} = {value}[{index}]")
-            item_path = [*path, str(index)]
-            self.emit(item_schema, location + ("prefixItems", index), item, item_path, depth + 1)
+            self.emit(location, item, [*path, str(index)], depth + 1)
         start = len(prefix)
-        items = schema.get("items", True)
+        items = self.compiled.node(plan["items"]) if "items" in plan else None
         position, item = self.source.fresh("i"), self.source.fresh("x")
         if start == 0:
             line(depth, f"for {position}, {item} in enumerate({value}):")
         else:
             line(depth, f"for {position} in range({start}, {length}):")
             line(depth + 1, f"{item} = {value}[{position}]")
-        if items is False:
+        if items is not None and items.boolean is False:
             line(depth + 1, f"if not plain({item}, {self.levels([*path, position])}): raise NotPlainJSON")
             line(depth, f"if {length} > {start}:")
-            self.report(location, "items", value, path, depth + 1)
+            self.report(node, "items", value, path, depth + 1)
+        elif items is not None:
+            self.emit(items.location, item, [*path, position], depth + 1)
         else:
-            self.emit(items, location + ("items",), item, [*path, position], depth + 1)
-        self.hand_over(schema, location, ("contains",), value, path, depth)
+            line(depth + 1, f"if not plain({item}, {self.levels([*path, position])}): raise NotPlainJSON")
+        self.hand_over(node, ("contains",), value, path, depth)
 
-    def emit_object(
-        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
-    ) -> None:
-        line = self.source.line
+    def emit_object(self, node: Node, value: str, path: list[str], depth: int) -> None:
+        line, plan = self.source.line, node.keywords
         line(depth, "pass")
-        self.emit_size_bounds(schema, location, value, path, depth, ("minProperties", "maxProperties"))
-        names = [self.source.constant(name) for name in schema.get("required", [])]
+        self.emit_size_bounds(node, value, path, depth, ("minProperties", "maxProperties"))
+        names = [self.source.constant(name) for name in plan.get("required", ())]
         if names:
             line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")
-            self.report(location, "required", value, path, depth + 1)
-        self.hand_over(schema, location, ("dependentRequired",), value, path, depth)
-        if "propertyNames" in schema:
+            self.report(node, "required", value, path, depth + 1)
+        self.hand_over(node, ("dependentRequired",), value, path, depth)
+        if "propertyNames" in plan:
             key = self.source.fresh("k")
             line(depth, f"for {key} in {value}:")
             line(depth + 1, f"if type({key}) is not str: raise NotPlainJSON")
-            self.report(location, "propertyNames", value, path, depth)
-        properties = schema.get("properties", {})
-        for name, child_schema in properties.items():
+            self.report(node, "propertyNames", value, path, depth)
+        for name, location in plan.get("properties", ()):
             constant, child = self.source.constant(name), self.source.fresh("x")
             line(depth, f"{child} = {value}.get({constant}, MISSING)")
             line(depth, f"if {child} is not MISSING:")
-            self.emit(child_schema, location + ("properties", name), child, [*path, constant], depth + 1)
-        if "patternProperties" in schema:
+            self.emit(location, child, [*path, constant], depth + 1)
+        if "patternProperties" in plan:
             # additionalProperties leaves what the patterns match: its reference check knows them.
             later = ("patternProperties", "additionalProperties", "dependentSchemas")
-            self.hand_over(schema, location, later, value, path, depth)
+            self.hand_over(node, later, value, path, depth)
             return
-        self.emit_extra(schema, location, value, path, depth)
-        self.hand_over(schema, location, ("dependentSchemas",), value, path, depth)
+        self.emit_extra(node, value, path, depth)
+        self.hand_over(node, ("dependentSchemas",), value, path, depth)
 
-    def emit_extra(
-        self, schema: dict[str, Any], location: Path, value: str, path: list[str], depth: int
-    ) -> None:
+    def emit_extra(self, node: Node, value: str, path: list[str], depth: int) -> None:
         """additionalProperties, for a schema without patternProperties."""
-        line = self.source.line
-        known = self.source.constant(frozenset(schema.get("properties", {})))
-        extra = schema.get("additionalProperties", True)
-        if extra is False:
+        line, plan = self.source.line, node.keywords
+        known = self.source.constant(frozenset(name for name, _ in plan.get("properties", ())))
+        extra = self.compiled.node(plan["additionalProperties"]) if "additionalProperties" in plan else None
+        if extra is not None and extra.boolean is False:
             key = self.source.fresh("k")
             line(depth, f"if not {known}.issuperset({value}):")
             line(depth + 1, f"for {key}, {self.source.fresh('x')} in {value}.items():")
@@ -474,14 +440,17 @@ class _Generator:
             unplain = f"type({key}) is not str or not plain({value}[{key}], {levels})"
             line(depth + 2, f"if {key} not in {known} and ({unplain}):")
             line(depth + 3, "raise NotPlainJSON")
-            self.report(location, "additionalProperties", value, path, depth + 1)
+            self.report(node, "additionalProperties", value, path, depth + 1)
             return
         key, item = self.source.fresh("k"), self.source.fresh("x")
         line(depth, f"for {key}, {item} in {value}.items():")
         line(depth + 1, f"if {key} not in {known}:")
         line(depth + 2, f"if type({key}) is not str: raise NotPlainJSON")
+        if extra is None:
+            line(depth + 2, f"if not plain({item}, {self.levels([*path, key])}): raise NotPlainJSON")
+            return
         # The name is the instance's, not the schema's: a masked error hides it.
-        self.emit(extra, location + ("additionalProperties",), item, [*path, f"K({key})"], depth + 2)
+        self.emit(extra.location, item, [*path, f"K({key})"], depth + 2)
 
 
 class NoFastPath(Exception):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urljoin
 
@@ -69,9 +71,26 @@ def resolve(base: str, reference: str) -> str:
 # given by a relative URI is placed under it.
 ROOT_URI = "https://toolreg.invalid/schema.json"
 
-__all__ = ["check_schema", "compile_schema", "Compiled"]
+__all__ = ["check_schema", "compile_schema", "Compiled", "Node"]
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A schema object as compilation read it, which is all the fast path reads: ``boolean`` for a
+    ``true`` or ``false`` schema, else ``keywords``, each keyword the dialect checks here in the
+    table's order with its plan. A keyword holding subschemas has their locations (one; a tuple;
+    or, for an object of them, a tuple of (name, location)); ``$ref`` its target's location;
+    ``type`` a tuple of names; ``pattern`` the compiled pattern; any other its checked value,
+    a list as a tuple.
+    """
+
+    location: Path
+    pointer: str
+    boolean: bool | None
+    keywords: Mapping[str, Any]
+
 
 # The keywords that make a schema object matter to the URI index.
 _MARKED = frozenset(
@@ -146,6 +165,7 @@ class _Compiler:
         self.keyword_checks: dict[str, Check] = {}
         self.ref_targets: dict[str, Path] = {}
         self.waiting: list[tuple[Any, Path, str]] = []
+        self.nodes: dict[str, Node] = {}
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check:
         if pointer is None:
@@ -408,6 +428,48 @@ class _Compiler:
     def pattern(self, source: str) -> Pattern:
         """The compiled pattern (it was checked where the schema holds it)."""
         return self.pattern_and_risk(source)[0]
+
+    def node(self, location: Path) -> Node:
+        """The intermediate form of the compiled schema object at ``location``, made on first request
+        (the fast path asks; registration alone need not pay for it)."""
+        pointer = to_pointer(location)
+        found = self.nodes.get(pointer)
+        if found is not None:
+            return found
+        schema = self.schema_at(location)
+        if isinstance(schema, bool):
+            found = Node(location, pointer, schema, MappingProxyType({}))
+        else:
+            present = [name for name in self.order if name in schema]
+            if "$ref" in schema and self.dialect == "draft-07":
+                present = ["$ref"]
+            found = Node(
+                location,
+                pointer,
+                None,
+                MappingProxyType({name: self._plan(name, schema[name], location) for name in present}),
+            )
+        self.nodes[pointer] = found
+        return found
+
+    def _plan(self, name: str, value: Any, location: Path) -> Any:
+        holds = self.keywords[name].holds
+        here = location + (name,)
+        if holds == "schema" or (holds == "schema-or-list" and not isinstance(value, list)):
+            return here
+        if holds in ("list", "schema-or-list"):
+            return tuple(here + (index,) for index in range(len(value)))
+        if holds == "map":
+            return tuple(
+                (key, here + (key,)) for key, item in value.items() if isinstance(item, (dict, bool))
+            )
+        if name == "$ref":
+            return self.ref_targets[to_pointer(here)]
+        if name == "type":
+            return (value,) if isinstance(value, str) else tuple(value)
+        if name == "pattern":
+            return self.pattern(value)
+        return tuple(value) if isinstance(value, list) else value
 
     def schema_at(self, location: Path) -> Any:
         schema = self.root
