@@ -12,6 +12,7 @@ from ._json import NotJSON, snapshot
 from ._pointer import to_pointer
 from ._providers import MCP_MODELLED
 from ._registry import LINE_BREAK, MCP_FLAGS, check_tool_name, join_description
+from ._vocabulary import keywords
 
 if TYPE_CHECKING:
     from ._registry import ToolRegistry
@@ -246,6 +247,9 @@ def normalize_bfcl(parameters: Any) -> dict[str, Any]:
     return _normalize(schema, ())  # type: ignore[no-any-return]
 
 
+_HOLDS = {name: row.holds for name, row in keywords().items()}
+
+
 def _normalize(schema: Any, location: tuple[str | int, ...]) -> Any:
     if not isinstance(schema, dict):
         return schema
@@ -255,13 +259,17 @@ def _normalize(schema: Any, location: tuple[str | int, ...]) -> Any:
             continue
         if keyword == "type":
             normalized.update(_type_of(value, location + ("type",)))
-        elif keyword in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            continue
+        # Where the subschemas are, as the vocabulary says; the leaderboard's tuples (an "items"
+        # array) are moved to prefixItems below.
+        holds = _HOLDS.get(keyword, "")
+        if holds == "map" and isinstance(value, dict):
             normalized[keyword] = {
                 name: _normalize(item, location + (keyword, name)) for name, item in value.items()
             }
-        elif keyword in ("items", "additionalProperties") and isinstance(value, dict):
+        elif holds == "schema" and isinstance(value, dict):
             normalized[keyword] = _normalize(value, location + (keyword,))
-        elif keyword in ("anyOf", "oneOf", "allOf") and isinstance(value, list):
+        elif holds == "list" and isinstance(value, list):
             normalized[keyword] = [
                 _normalize(item, location + (keyword, index)) for index, item in enumerate(value)
             ]

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 
 from ._errors import ExportError, UnknownProviderError
 from ._pointer import split, to_pointer
+from ._vocabulary import keywords
 
 __all__ = [
     "MCP_MODELLED",
@@ -129,6 +130,7 @@ _STRICT_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 _DROPPED = frozenset({"$schema", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly"})
+_HOLDS = {name: row.holds for name, row in keywords().items() if name in _STRICT_KEYWORDS}
 _STRICT_MAX_DEPTH = 10
 
 
@@ -207,18 +209,20 @@ def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int,
                 f"{name}: OpenAI strict mode needs closed objects, but 'additionalProperties' allows more",
                 schema_path=here,
             )
-        if keyword in ("$defs", "definitions", "properties"):
+        # Where the subschemas are, as the vocabulary says: each is converted in turn.
+        holds = _HOLDS.get(keyword, "")
+        if holds == "map":
             converted[keyword] = {
                 key: _strict(item, location + (keyword, key), name, depth + 1, nullable)
                 for key, item in value.items()
             }
-        elif keyword == "items":
-            converted[keyword] = _strict(value, location + (keyword,), name, depth + 1, nullable)
-        elif keyword == "anyOf":
+        elif holds == "list":
             converted[keyword] = [
                 _strict(item, location + (keyword, index), name, depth + 1, nullable)
                 for index, item in enumerate(value)
             ]
+        elif holds == "schema":
+            converted[keyword] = _strict(value, location + (keyword,), name, depth + 1, nullable)
         else:
             converted[keyword] = copy.deepcopy(value)
     if "properties" in converted or _types(converted) == {"object"}:
