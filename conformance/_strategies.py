@@ -355,7 +355,7 @@ def near_valid(draw: st.DrawFn, schema: Any) -> Any:
         return draw(json_values())
 
 
-_ONE_SUBSCHEMA = ("additionalProperties", "propertyNames", "not", "contains", "if", "then", "else")
+_HOLDS = {name: row.holds for name, row in keywords().items()}
 
 
 def _as_draft7(schema: Any) -> Any:
@@ -364,23 +364,26 @@ def _as_draft7(schema: Any) -> Any:
         return schema
     translated: dict[str, Any] = {}
     for keyword, value in schema.items():
-        if keyword in ("$defs", "definitions", "properties"):
-            target = "definitions" if keyword != "properties" else keyword
-            translated.setdefault(target, {}).update({name: _as_draft7(item) for name, item in value.items()})
+        if keyword in ("$defs", "definitions"):
+            translated.setdefault("definitions", {}).update(
+                {name: _as_draft7(item) for name, item in value.items()}
+            )
         elif keyword == "$ref":
             translated[keyword] = value.replace("#/$defs/", "#/definitions/", 1)
-        elif keyword in ("allOf", "anyOf", "oneOf"):
-            translated[keyword] = [_as_draft7(item) for item in value]
-        elif keyword in _ONE_SUBSCHEMA:
-            translated[keyword] = _as_draft7(value)
-        elif keyword == "patternProperties":
-            translated[keyword] = {pattern: _as_draft7(item) for pattern, item in value.items()}
         elif keyword in ("dependentRequired", "dependentSchemas"):
             # draft-07 keeps both in "dependencies"; a name in both keeps the list.
             for name, item in value.items():
                 rule = item if keyword == "dependentRequired" else _as_draft7(item)
                 translated.setdefault("dependencies", {}).setdefault(name, rule)
-        elif keyword not in ("items", "prefixItems", "minContains", "maxContains"):
+        elif keyword in ("items", "prefixItems", "minContains", "maxContains"):
+            continue  # below
+        elif _HOLDS.get(keyword) == "map":
+            translated[keyword] = {name: _as_draft7(item) for name, item in value.items()}
+        elif _HOLDS.get(keyword) == "list":
+            translated[keyword] = [_as_draft7(item) for item in value]
+        elif _HOLDS.get(keyword) == "schema":
+            translated[keyword] = _as_draft7(value)
+        else:
             translated[keyword] = value
     if "prefixItems" in schema:
         translated["items"] = [_as_draft7(item) for item in schema["prefixItems"]]
