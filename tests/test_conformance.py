@@ -189,7 +189,7 @@ def test_command_passes_on_toolreg_and_fails_on_a_planted_bug(capsys):
         capsys.readouterr().out.split("random cross-check")[1].split(",")[:2]
         == first.split("random cross-check")[1].split(",")[:2]
     )
-    assert main([*arguments, "--examples", "100", "--impl", "tests.planted:first_error_only"]) == 1
+    assert main([*arguments, "--impl", "tests.planted:first_error_only"]) == 1
     out = capsys.readouterr().out
     assert "DISAGREEMENT 1:" in out and "instance = " in out
 
