@@ -1,5 +1,6 @@
 """toolreg: a typed tool registry and a strict, pure JSON Schema validator for agent tool calls."""
 
+from ._calls import CallResult, RetryPolicy
 from ._catalogs import ImportReport, import_mcp, normalize_bfcl
 from ._errors import (
     DuplicateToolError,
@@ -11,6 +12,7 @@ from ._errors import (
     Ok,
     SchemaError,
     ToolregError,
+    TransientError,
     UnknownProviderError,
     UnknownToolError,
     ValidationError,
@@ -31,6 +33,8 @@ __all__ = [
     "compile",
     "check_schema",
     "Limits",
+    "CallResult",
+    "RetryPolicy",
     "format_errors",
     "FormattedErrors",
     "import_mcp",
@@ -46,4 +50,5 @@ __all__ = [
     "UnknownProviderError",
     "InvalidArgumentsError",
     "LimitsError",
+    "TransientError",
 ]

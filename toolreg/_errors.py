@@ -288,6 +288,11 @@ class ExportError(ToolregError, ValueError):
         self.schema_path = schema_path
 
 
+class TransientError(ToolregError, RuntimeError):
+    """Raised by a handler for a failure that may pass (a rate limit, a dropped connection): a tool
+    marked idempotent is tried again, within its registry's RetryPolicy."""
+
+
 class UnknownToolError(ToolregError, LookupError):
     """No tool is registered under the name asked for."""
 

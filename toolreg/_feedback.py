@@ -67,6 +67,7 @@ def format_errors(
     max_chars: int = 200,
     max_errors: int = 20,
     mask: bool = False,
+    about: str = "arguments",
 ) -> FormattedErrors:
     """What a model needs to fix its call in one round trip, and nothing else.
 
@@ -77,25 +78,41 @@ def format_errors(
     ``\\uXXXX``. With ``mask``, nothing the call held is repeated: each error is
     :meth:`ValidationError.masked`, so values and the property names the call chose (``*`` in a
     path) stay out of the lines and the items, and secrets a model sent do not travel on.
+    ``about="result"`` words it for a tool's output that broke its output schema: the tool's fault,
+    which calling again with other arguments will not mend.
     """
+    if about not in ("arguments", "result"):
+        raise InvalidToolError(f"format_errors: about must be 'arguments' or 'result', not {about!r}")
     for name, bound in (("max_chars", max_chars), ("max_errors", max_errors)):
         if isinstance(bound, bool) or not isinstance(bound, int) or bound < 1:
             raise InvalidToolError(f"format_errors: {name} must be a positive int, not {bound!r}")
     errors = list(errors)
     shown = [error.masked() for error in errors[:max_errors]] if mask else errors[:max_errors]
-    who = f"The arguments for {_said(tool, max_chars)}" if tool else "The arguments"
+    result = about == "result"
+    whole = "the result" if result else "the arguments"
+    who = (
+        f"{whole.capitalize()} {'of' if result else 'for'} {_said(tool, max_chars)}"
+        if tool
+        else whole.capitalize()
+    )
     if not errors:
-        return FormattedErrors(f"{who} are valid: there is nothing to fix.", ())
+        verb = "is" if result else "are"
+        return FormattedErrors(f"{who} {verb} valid: there is nothing to fix.", ())
     lines, items = [], []
     for error in shown:
-        where = f"at {_said(error.path, max_chars)}" if error.path else "the arguments"
+        where = f"at {_said(error.path, max_chars)}" if error.path else whole
         lines.append(f"- {where}: {_said(error.message, max_chars)}")
         items.append(_shortened(error.to_dict(), max_chars, max_errors))
     if len(errors) > max_errors:
         lines.append(f"- …and {len(errors) - max_errors} more")
     count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
-    tail = "Fix these and call again with the corrected arguments."
-    return FormattedErrors("\n".join([f"{who} have {count}:", *lines, tail]), tuple(items))
+    if result:
+        head = f"{who} does not match its output schema; it has {count}:"
+        tail = "The tool, not the call, is at fault: calling again with other arguments will not mend it."
+    else:
+        head = f"{who} have {count}:"
+        tail = "Fix these and call again with the corrected arguments."
+    return FormattedErrors("\n".join([head, *lines, tail]), tuple(items))
 
 
 def _shortened(value: Any, limit: int, most: int) -> Any:

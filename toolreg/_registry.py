@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from ._calls import CallResult, RetryPolicy, acall_tool, call_tool, without_optional_nulls
 from ._errors import (
     OK,
     DuplicateToolError,
@@ -27,10 +28,11 @@ from ._errors import (
 from ._feedback import UNPRINTABLE
 from ._json import NotJSON, json_type, snapshot
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
+from ._messages import ToolCall, problem_result, read_call, result_message
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._regex import Pattern
 from ._schema import compile_schema
-from ._validator import Validator
+from ._validator import Validator, checked_schema
 
 __all__ = [
     "ToolRecord",
@@ -204,8 +206,24 @@ class ToolRegistry:
         limits: LimitsLike = DEFAULT_LIMITS,
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
+        default_timeout_ms: float | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.limits = as_limits(limits)
+        # For call and acall: the time budget of a tool registered without one, and how idempotent
+        # tools are tried again.
+        if default_timeout_ms is not None and (
+            isinstance(default_timeout_ms, bool)
+            or not isinstance(default_timeout_ms, (int, float))
+            or not 0 < default_timeout_ms < float("inf")
+        ):
+            raise InvalidToolError(
+                f"default_timeout_ms must be a positive number, not {default_timeout_ms!r}"
+            )
+        self.default_timeout_ms = default_timeout_ms
+        self.retry = RetryPolicy() if retry is None else retry
+        if not isinstance(self.retry, RetryPolicy):
+            raise InvalidToolError(f"retry must be a RetryPolicy, not {retry!r}")
         # Whether "format" asserts (for the formats toolreg knows) in every tool's schema.
         self.assert_formats = assert_formats
         # Schemas that tools' $refs may name by URI (a shared definitions file); nothing is fetched.
@@ -344,17 +362,85 @@ class ToolRegistry:
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
 
-    def validate(self, name: str, args: Any) -> Result:
+    def validate(self, name: str, args: Any, *, strict: bool = False) -> Result:
         """``Ok`` (falsy) when ``args`` fits the tool's schema, else the list of every error.
 
         ``if errors := tools.validate(name, args):`` reports; ``else:`` may run the handler.
-        Never calls the handler; raises UnknownToolError for a name not registered.
+        Never calls the handler; raises UnknownToolError for a name not registered. ``strict`` reads
+        a call made through OpenAI's strict export: a ``null`` for an optional property, at any
+        depth, means the property was left out (see :meth:`arguments`).
         """
         try:
             validate = self._validators[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return validate(args)
+        return validate(self.arguments(name, args) if strict else args)
+
+    def arguments(self, name: str, args: Any) -> Any:
+        """``args`` of a call made through OpenAI's strict export, as the handler should see them:
+        each ``null`` given for an optional property left out (a new object; ``args`` is unchanged)."""
+        return without_optional_nulls(checked_schema(self.get(name).validator), args)
+
+    def call(self, name: str, args: Any, *, strict: bool = False, with_traceback: bool = False) -> CallResult:
+        """Validate ``args``, run the handler within the tool's ``timeout_ms`` (else the registry's
+        ``default_timeout_ms``), try an idempotent tool again after a timeout or a TransientError as
+        ``retry`` allows, and check the output against the tool's output schema.
+
+        Every outcome is a :class:`CallResult`, never an exception: the output, or the step that
+        stopped the call with text a model can act on. A handler's exception is reported by its type
+        and message; ``with_traceback`` keeps the traceback in the result too. A handler with a time
+        budget runs in a thread of its own, abandoned (not stopped) when the budget runs out.
+        """
+        return call_tool(
+            self, name, args, strict=strict, with_traceback=with_traceback, policy=self.retry,
+            default_timeout_ms=self.default_timeout_ms,
+        )  # fmt: skip
+
+    async def acall(
+        self, name: str, args: Any, *, strict: bool = False, with_traceback: bool = False
+    ) -> CallResult:
+        """:meth:`call` for async code: an async handler is awaited, a sync one runs in a worker thread,
+        so the event loop is never blocked."""
+        return await acall_tool(
+            self, name, args, strict=strict, with_traceback=with_traceback, policy=self.retry,
+            default_timeout_ms=self.default_timeout_ms,
+        )  # fmt: skip
+
+    def answer(
+        self, call: Any, *, provider: str | None = None, strict: bool = False, with_traceback: bool = False
+    ) -> dict[str, Any]:
+        """The message that answers a provider's tool call, in that provider's shape, for success and
+        failure alike: an OpenAI Chat Completions tool call or Responses ``function_call``, an
+        Anthropic ``tool_use`` block, a Gemini ``functionCall`` part, or MCP ``tools/call`` params
+        (found by shape unless ``provider`` says). Arguments sent as JSON text are read with clear
+        answers for text that is not one JSON object; a name in the provider's form is mapped back;
+        an unknown name gets the nearest registered names. ``strict`` is as in :meth:`validate`."""
+        found = read_call(call, provider)
+        if found.problem is not None:
+            return result_message(found, problem_result(found))
+        result = call_tool(
+            self, found.name, found.arguments, strict=strict, with_traceback=with_traceback,
+            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.provider,
+        )  # fmt: skip
+        return result_message(found, result, structured=self._structured(found))
+
+    async def aanswer(
+        self, call: Any, *, provider: str | None = None, strict: bool = False, with_traceback: bool = False
+    ) -> dict[str, Any]:
+        """:meth:`answer` for async code, calling the tool as :meth:`acall` does."""
+        found = read_call(call, provider)
+        if found.problem is not None:
+            return result_message(found, problem_result(found))
+        result = await acall_tool(
+            self, found.name, found.arguments, strict=strict, with_traceback=with_traceback,
+            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.provider,
+        )  # fmt: skip
+        return result_message(found, result, structured=self._structured(found))
+
+    def _structured(self, found: ToolCall) -> bool:
+        # MCP: a tool with an output schema answers with structuredContent (and its JSON text).
+        record = self._records.get(found.name)
+        return found.provider == "mcp" and record is not None and record.output_validator is not None
 
     def is_valid(self, name: str, args: Any) -> bool:
         """True when ``args`` fits the tool's schema."""

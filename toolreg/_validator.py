@@ -203,3 +203,8 @@ def validate(
     instances against one schema, :func:`compile` it once.
     """
     return _walk(compile_schema(schema, as_limits(limits), documents, assert_formats), instance) or OK
+
+
+def checked_schema(validator: Validator) -> Any:
+    """The validator's private snapshot itself, for readers inside toolreg that never change it."""
+    return validator._compiled.root

@@ -1,0 +1,394 @@
+"""Calling tools: timeouts, retries only where safe, handler errors and outputs as values, each
+provider's call in and result message out, and strict-mode calls with nulls."""
+
+import asyncio
+import json
+import threading
+import time
+
+import pytest
+
+import toolreg
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "minLength": 1},
+        "limit": {"type": "integer", "minimum": 1},
+        "options": {
+            "type": "object",
+            "properties": {"encoding": {"type": "string"}, "strip": {"type": "boolean"}},
+            "required": ["encoding"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
+FAST_RETRY = toolreg.RetryPolicy(attempts=3, backoff_ms=1, max_backoff_ms=2)
+
+
+class Counter:
+    """A handler that counts its runs, failing as told for the first ``failures`` of them."""
+
+    def __init__(self, failures=0, error=None, sleep=0.0, result="done"):
+        self.runs, self.failures, self.error, self.sleep, self.result = 0, failures, error, sleep, result
+        self.lock = threading.Lock()
+
+    def __call__(self, **args):
+        with self.lock:
+            self.runs += 1
+            run = self.runs
+        if self.sleep:
+            time.sleep(self.sleep)
+        if run <= self.failures:
+            raise self.error
+        return self.result
+
+
+def registry(**options):
+    return toolreg.ToolRegistry(retry=FAST_RETRY, **options)
+
+
+# -- timeouts and retries ------------------------------------------------------------------------
+
+
+def test_a_timeout_fires_within_its_budget_for_a_sync_handler():
+    tools = registry()
+    tools.register("slow.op", {"type": "object"}, Counter(sleep=2.0), timeout_ms=50)
+    started = time.perf_counter()
+    result = tools.call("slow.op", {})
+    elapsed = time.perf_counter() - started
+    assert (result.ok, result.step, result.attempts) == (False, "timeout", 1)
+    assert "50 ms" in result.message
+    assert elapsed < 1.0  # the handler would take 2 s
+
+
+def test_a_timeout_fires_within_its_budget_for_an_async_handler():
+    tools = registry()
+
+    async def slow():
+        await asyncio.sleep(2.0)
+
+    tools.register("slow.op", {"type": "object"}, slow, timeout_ms=50)
+    started = time.perf_counter()
+    result = asyncio.run(tools.acall("slow.op", {}))
+    assert (result.step, result.attempts) == ("timeout", 1)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_the_registry_default_budget_applies_to_tools_without_one():
+    tools = registry(default_timeout_ms=50)
+    tools.register("slow.op", {"type": "object"}, Counter(sleep=2.0))
+    assert tools.call("slow.op", {}).step == "timeout"
+
+
+def test_a_sync_handler_does_not_block_the_event_loop_of_acall():
+    tools = registry()
+    tools.register("slow.op", {"type": "object"}, Counter(sleep=0.3))
+    ticks = []
+
+    async def main():
+        async def tick():
+            for _ in range(5):
+                ticks.append(time.perf_counter())
+                await asyncio.sleep(0.02)
+
+        return await asyncio.gather(tools.acall("slow.op", {}), tick())
+
+    result, _ = asyncio.run(main())
+    assert result.ok
+    # The ticker ran its five ticks while the handler slept, not after it.
+    assert len(ticks) == 5 and ticks[-1] - ticks[0] < 0.25
+
+
+@pytest.mark.parametrize("failure", ["transient", "timeout"])
+def test_an_idempotent_tool_is_retried_and_a_non_idempotent_one_never_is(failure):
+    error = toolreg.TransientError("rate limited") if failure == "transient" else None
+    outcomes = {}
+    for idempotent in (True, False):
+        tools = registry()
+        if failure == "transient":
+            handler = Counter(failures=2, error=error)
+            tools.register("net.get", {"type": "object"}, handler, idempotent=idempotent)
+        else:
+            handler = Counter(sleep=0.2)
+            tools.register("net.get", {"type": "object"}, handler, idempotent=idempotent, timeout_ms=20)
+        outcomes[idempotent] = (tools.call("net.get", {}), handler)
+    retried, once = outcomes[True], outcomes[False]
+    if failure == "transient":
+        assert retried[0].ok and retried[0].attempts == 3 and retried[1].runs == 3
+    else:
+        assert retried[0].step == "timeout" and retried[0].attempts == 3
+        assert retried[1].runs == 3
+    assert once[0].attempts == 1 and once[1].runs == 1 and not once[0].ok
+
+
+def test_attempts_are_bounded_and_an_ordinary_error_is_not_retried():
+    tools = registry()
+    stubborn = Counter(failures=10, error=toolreg.TransientError("down"))
+    tools.register("net.get", {"type": "object"}, stubborn, idempotent=True)
+    result = tools.call("net.get", {})
+    assert (result.step, result.attempts, stubborn.runs) == ("handler", 3, 3)
+    broken = Counter(failures=10, error=KeyError("x"))
+    tools.register("net.put", {"type": "object"}, broken, idempotent=True)
+    assert (tools.call("net.put", {}).attempts, broken.runs) == (1, 1)
+
+
+def test_acall_retries_as_call_does():
+    tools = registry()
+    handler = Counter(failures=1, error=toolreg.TransientError("busy"))
+    tools.register("net.get", {"type": "object"}, handler, idempotent=True)
+    result = asyncio.run(tools.acall("net.get", {}))
+    assert result.ok and result.attempts == 2 and handler.runs == 2
+
+
+def test_retry_policies_are_checked():
+    with pytest.raises(toolreg.ToolregError, match="attempts"):
+        toolreg.RetryPolicy(attempts=0)
+    with pytest.raises(toolreg.ToolregError, match="backoff_ms"):
+        toolreg.RetryPolicy(backoff_ms=-1)
+    with pytest.raises(toolreg.InvalidToolError, match="default_timeout_ms"):
+        toolreg.ToolRegistry(default_timeout_ms=0)
+    assert list(toolreg.RetryPolicy(attempts=4, backoff_ms=100, max_backoff_ms=300).waits()) == [
+        0.1,
+        0.2,
+        0.3,
+    ]
+
+
+# -- every outcome a value -----------------------------------------------------------------------
+
+
+def test_a_handler_exception_is_a_result_without_a_traceback_unless_asked():
+    tools = registry()
+    tools.register("fs.rm", {"type": "object"}, Counter(failures=5, error=OSError("disk full\n\x1b[31m")))
+    result = tools.call("fs.rm", {})
+    assert (result.ok, result.step) == (False, "handler")
+    assert result.message == "The tool fs.rm failed: OSError: disk full\\u000a\\u001b[31m"
+    assert result.traceback is None and "Traceback" not in result.message
+    assert "OSError: disk full" in tools.call("fs.rm", {}, with_traceback=True).traceback
+
+
+def test_arguments_and_unknown_tools_stop_the_call_before_the_handler():
+    tools = registry()
+    handler = Counter()
+    tools.register("fs.read_file", SCHEMA, handler)
+    bad = tools.call("fs.read_file", {"path": ""})
+    assert (bad.step, [error.path for error in bad.errors]) == ("arguments", ["/path"])
+    assert "Fix these" in bad.message
+    unknown = tools.call("fs.read_fil", {})
+    assert unknown.step == "unknown_tool" and "Did you mean 'fs.read_file'?" in unknown.message
+    assert handler.runs == 0
+
+
+def test_an_output_that_breaks_its_schema_is_the_tool_fault_in_the_words():
+    tools = registry()
+    output_schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    tools.register("calc.count", {"type": "object"}, Counter(result={"n": "3"}), output_schema=output_schema)
+    result = tools.call("calc.count", {})
+    assert (result.step, [error.path for error in result.errors]) == ("output", ["/n"])
+    assert result.message.startswith("The result of calc.count does not match its output schema")
+    assert "The tool, not the call, is at fault" in result.message and "Fix these" not in result.message
+
+
+# -- a provider's call in, its result message out ------------------------------------------------
+
+NAME = "fs-read_file"  # as OpenAI and Anthropic see fs.read_file
+CALLS = {
+    "openai": lambda args: {"id": "c1", "type": "function", "function": {"name": NAME, "arguments": args}},
+    "openai-responses": lambda args: {
+        "type": "function_call",
+        "call_id": "c1",
+        "name": NAME,
+        "arguments": args,
+    },
+    "anthropic": lambda args: {"type": "tool_use", "id": "c1", "name": NAME, "input": args},
+    "gemini": lambda args: {"functionCall": {"name": "fs.read_file", "args": args, "id": "c1"}},
+    "mcp": lambda args: {"name": "fs.read_file", "arguments": args},
+}
+TEXT_ARGUMENTS = {"openai", "openai-responses"}
+
+
+def _sent(provider, args):
+    return CALLS[provider](json.dumps(args) if provider in TEXT_ARGUMENTS else args)
+
+
+def _text_and_error(provider, message):
+    if provider == "openai":
+        assert (message["role"], message["tool_call_id"]) == ("tool", "c1")
+        return message["content"], None
+    if provider == "openai-responses":
+        assert (message["type"], message["call_id"]) == ("function_call_output", "c1")
+        return message["output"], None
+    if provider == "anthropic":
+        assert (message["type"], message["tool_use_id"]) == ("tool_result", "c1")
+        return message["content"], message.get("is_error", False)
+    if provider == "gemini":
+        function = message["functionResponse"]
+        assert (function["name"], function["id"]) == ("fs.read_file", "c1")
+        response = function["response"]
+        return response.get("error", json.dumps(response.get("result"))), "error" in response
+    return message["content"][0]["text"], message["isError"]
+
+
+@pytest.mark.parametrize("provider", sorted(CALLS))
+def test_each_provider_gets_its_result_message_for_success_and_failure(provider):
+    tools = registry()
+    output_schema = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+    tools.register(
+        "fs.read_file", SCHEMA, lambda path, **rest: {"text": f"read {path}"}, output_schema=output_schema
+    )
+    text, is_error = _text_and_error(provider, tools.answer(_sent(provider, {"path": "a.txt"})))
+    assert "read a.txt" in text and not is_error
+    text, is_error = _text_and_error(provider, tools.answer(_sent(provider, {"path": 3})))
+    assert "at /path: expected string, got integer" in text and is_error in (True, None)
+    if provider in ("openai", "anthropic", "openai-responses"):
+        assert "fs-read_file" in text  # the name as this provider knows it
+
+
+@pytest.mark.parametrize("provider", sorted(CALLS))
+def test_a_handler_error_and_a_broken_output_reach_each_provider(provider):
+    tools = registry()
+    tools.register("fs.read_file", SCHEMA, Counter(failures=1, error=RuntimeError("no disk")))
+    text, is_error = _text_and_error(provider, tools.answer(_sent(provider, {"path": "a"})))
+    assert text == "The tool fs.read_file failed: RuntimeError: no disk" and is_error in (True, None)
+    tools = registry()
+    tools.register(
+        "fs.read_file",
+        SCHEMA,
+        Counter(result={"x": 1}),
+        output_schema={"type": "object", "required": ["text"]},
+    )
+    text, is_error = _text_and_error(provider, tools.answer(_sent(provider, {"path": "a"})))
+    assert "does not match its output schema" in text and is_error in (True, None)
+
+
+def test_mcp_results_carry_structured_content_and_its_text():
+    tools = registry()
+    tools.register("calc.add", {"type": "object"}, lambda: {"sum": 3}, output_schema={"type": "object"})
+    answer = tools.answer({"name": "calc.add", "arguments": {}})
+    assert answer == {
+        "content": [{"type": "text", "text": '{"sum": 3}'}],
+        "isError": False,
+        "structuredContent": {"sum": 3},
+    }
+    tools.register("calc.say", {"type": "object"}, lambda: "three")
+    assert "structuredContent" not in tools.answer({"name": "calc.say"})
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "empty text; send a JSON object, {} when there are none"),
+        ("   ", "empty text"),
+        ('{"path": "a"} {"path": "b"}', "text after the JSON value, from character 14"),
+        ('{"path": "a"}x', "text after the JSON value"),
+        (json.dumps(json.dumps({"path": "a"})), "encoded twice"),
+        ("[1, 2]", "must be a JSON object, not an array"),
+        ('"a.txt"', "must be a JSON object, not a string"),
+        ("null", "must be a JSON object, not a null"),
+        ('{"path": ', "not valid JSON: Expecting value at character 9"),
+        ("{'path': 'a'}", "not valid JSON"),
+        ("[" * 100_000, "nested too deeply"),
+    ],
+)
+def test_arguments_sent_as_json_text_get_clear_answers(text, words):
+    tools = registry()
+    handler = Counter()
+    tools.register("fs.read_file", SCHEMA, handler)
+    answer = tools.answer(CALLS["openai"](text))
+    assert words in answer["content"]
+    assert handler.runs == 0
+
+
+def test_an_unknown_name_gets_the_nearest_names_in_the_provider_form():
+    tools = registry()
+    for name in ("fs.read_file", "fs.write_file", "web.search"):
+        tools.register(name, {"type": "object"}, Counter())
+    answer = tools.answer({"type": "tool_use", "id": "u", "name": "fs-read_files", "input": {}})
+    assert answer["is_error"] is True
+    assert "Did you mean 'fs-read_file', 'fs-write_file'?" in answer["content"]
+    assert "The tools are: fs-read_file, fs-write_file, web-search." in answer["content"]
+
+
+def test_what_is_no_tool_call_is_refused_naming_the_shapes():
+    tools = registry()
+    for odd in ([], {"type": "text", "text": "hi"}, {"function": "x"}, {"name": 3}):
+        with pytest.raises(toolreg.ToolregError, match="it reads"):
+            tools.answer(odd)
+    with pytest.raises(toolreg.ToolregError, match="provider must be one of"):
+        tools.answer({"name": "x"}, provider="cohere")
+
+
+def test_aanswer_answers_as_answer_does():
+    tools = registry()
+
+    async def read(path, **rest):
+        return f"read {path}"
+
+    tools.register("fs.read_file", SCHEMA, read)
+    call = CALLS["anthropic"]({"path": "a"})
+    assert asyncio.run(tools.aanswer(call)) == {
+        "type": "tool_result",
+        "tool_use_id": "c1",
+        "content": "read a",
+    }
+
+
+# -- strict mode ---------------------------------------------------------------------------------
+
+
+def test_a_strict_call_with_nulls_for_optional_properties_validates_at_any_depth():
+    tools = registry()
+    seen = []
+    tools.register("fs.read_file", SCHEMA, lambda **args: seen.append(args) or "ok")
+    call = {"path": "a", "limit": None, "options": {"encoding": "utf-8", "strip": None}}
+    assert tools.validate("fs.read_file", call)  # not as the original schema reads it
+    assert tools.validate("fs.read_file", call, strict=True) == []
+    answer = tools.answer(CALLS["openai"](json.dumps(call)), strict=True)
+    assert answer["content"] == "ok"
+    assert seen == [{"path": "a", "options": {"encoding": "utf-8"}}]
+    # A null for a required property is still an error.
+    errors = tools.validate("fs.read_file", {"path": None}, strict=True)
+    assert [error.path for error in errors] == ["/path"]
+    assert call["limit"] is None  # the caller's object is left as it was
+
+
+def test_strict_nulls_are_read_through_local_references_and_items():
+    schema = {
+        "type": "object",
+        "$defs": {"row": {"type": "object", "properties": {"note": {"type": "string"}}}},
+        "properties": {"rows": {"type": "array", "items": {"$ref": "#/$defs/row"}}},
+        "required": ["rows"],
+    }
+    tools = registry()
+    tools.register("db.insert", schema, Counter())
+    assert tools.validate("db.insert", {"rows": [{"note": None}, {"note": "x"}]}, strict=True) == []
+    assert tools.arguments("db.insert", {"rows": [{"note": None}]}) == {"rows": [{}]}
+
+
+# -- the layers stay apart -------------------------------------------------------------------------
+
+VALIDATOR_MODULES = (
+    "_json", "_pointer", "_errors", "_limits", "_regex", "_formats", "_keywords", "_vocabulary",
+    "_metaschemas", "_schema", "_codegen", "_validator", "_feedback",
+)  # fmt: skip
+IMPURE = {"time", "asyncio", "threading", "concurrent", "os", "io", "socket", "random", "datetime", "pathlib"}
+
+
+@pytest.mark.parametrize("module", VALIDATOR_MODULES)
+def test_the_validator_modules_import_no_clock_io_or_threads(module):
+    import ast
+    from pathlib import Path
+
+    source = (Path(toolreg.__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            imported.add(node.module.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.module in ("_calls", "_messages", "_registry"):
+            imported.add(node.module)
+    assert not imported & (IMPURE | {"_calls", "_messages", "_registry"})
