@@ -392,3 +392,59 @@ def test_the_validator_modules_import_no_clock_io_or_threads(module):
         elif isinstance(node, ast.ImportFrom) and node.module in ("_calls", "_messages", "_registry"):
             imported.add(node.module)
     assert not imported & (IMPURE | {"_calls", "_messages", "_registry"})
+
+
+# -- OpenAI's strict export ----------------------------------------------------------------------
+
+LOOSE = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 40},
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        "extra": {"type": "object", "additionalProperties": {"type": "integer"}},
+    },
+    "required": ["name"],
+}
+
+
+def test_a_strict_export_reports_every_blocker_at_once():
+    tools = registry()
+    tools.register("notes.add", LOOSE, Counter())
+    with pytest.raises(toolreg.ExportError) as caught:
+        tools.export("openai", strict=True)
+    message = str(caught.value)
+    assert "4 blockers" in message
+    blocked = ("name/minLength", "name/maxLength", "tags/uniqueItems", "extra/additionalProperties")
+    for pointer in blocked:
+        assert repr(f"/properties/{pointer}") in message
+    assert caught.value.schema_path == "/properties/name/minLength"
+
+
+def test_a_strict_export_may_leave_out_what_strict_mode_cannot_say_and_the_registry_still_checks_it():
+    tools = registry()
+    tools.register("notes.add", LOOSE, lambda **args: "added", description="Add a note")
+    [tool] = tools.export("openai", strict=True, omit_unsupported=True)
+    function = tool["function"]
+    name = function["parameters"]["properties"]["name"]
+    assert "minLength" not in name and "maxLength" not in name
+    assert function["parameters"]["properties"]["extra"]["additionalProperties"] is False
+    assert function["description"].startswith("Add a note\nAlso checked when called: ")
+    assert "/properties/name: minLength 1" in function["description"]
+    # What the model was not shown is still enforced when its call comes in.
+    call = {"id": "c", "type": "function", "function": {"name": "notes-add", "arguments": ""}}
+    call["function"]["arguments"] = json.dumps({"name": "", "tags": None, "extra": None})
+    answer = tools.answer(call, strict=True)
+    assert "at /name: must be at least 1 character long" in answer["content"]
+    call["function"]["arguments"] = json.dumps({"name": "a", "tags": ["x"], "extra": None})
+    assert tools.answer(call, strict=True)["content"] == "added"
+
+
+def test_what_cannot_be_left_out_is_still_a_blocker():
+    tools = registry()
+    tools.register("t.a", {"anyOf": [{"type": "object"}]}, Counter())
+    tools.register("t.b", {"type": "object", "properties": {"x": False}}, Counter())
+    for name, words in (("t.a", "anyOf at the root"), ("t.b", "no 'false' schema")):
+        with pytest.raises(toolreg.ExportError, match=words):
+            tools.export("openai", names=[name], strict=True, omit_unsupported=True)
+    with pytest.raises(toolreg.ExportError, match="goes with strict=True"):
+        tools.export("openai", names=["t.a"], omit_unsupported=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ __all__ = [
     "from_provider_name",
     "export_tool",
     "openai_strict",
+    "openai_strict_form",
 ]
 
 
@@ -93,12 +95,15 @@ def export_tool(
     strict: bool,
     output_schema: Any = None,
     meta: dict[str, Any] | None = None,
+    omit_unsupported: bool = False,
 ) -> dict[str, Any]:
     """One tool in the provider's own shape; ``schema`` and ``meta`` become part of it, uncopied."""
     mapped = to_provider_name(name, provider)
     schema = schema if isinstance(schema, dict) else {"type": "object"}
     if strict and provider != "openai":
         raise ExportError(f"strict=True is OpenAI's form; {provider} has none in toolreg")
+    if omit_unsupported and not strict:
+        raise ExportError("omit_unsupported=True goes with strict=True, OpenAI's strict form")
     if provider == "mcp":
         meta = dict(meta or {})
         tool: dict[str, Any] = {"name": mapped}
@@ -112,7 +117,12 @@ def export_tool(
         tool.update(meta)
         return tool
     if provider == "openai":
-        parameters = openai_strict(schema, name) if strict else schema
+        parameters, omitted = (
+            openai_strict_form(schema, name, omit=omit_unsupported) if strict else (schema, [])
+        )
+        if omitted:
+            # The model should know the rules it cannot see: toolreg checks them when the call comes in.
+            description += "\nAlso checked when called: " + "; ".join(omitted)
         function = {"name": mapped, "description": description, "parameters": parameters, "strict": strict}
         return {"type": "function", "function": function}
     if provider == "anthropic":
@@ -120,8 +130,11 @@ def export_tool(
     return {"name": mapped, "description": description, "parametersJsonSchema": schema}
 
 
-# OpenAI's strict mode: what it accepts, per its "Supported schemas" documentation. Annotations it
-# does not take are dropped from the exported copy; anything else outside this list is refused.
+# OpenAI's strict mode: what it accepts. Checked on 2026-12-03 against OpenAI's "Supported schemas"
+# (Structured Outputs guide), as digested in February 2026: types, enum, const, anyOf (not at the
+# root), $ref/$defs; string pattern and format; number multipleOf, minimum, maximum and the exclusive
+# bounds; array minItems and maxItems; objects closed, every property required; at most 10 levels.
+# Annotations it does not take are dropped from the exported copy; anything else is a blocker.
 _STRICT_KEYWORDS = frozenset(
     {
         "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf",
@@ -134,19 +147,52 @@ _HOLDS = {name: row.holds for name, row in keywords().items() if name in _STRICT
 _STRICT_MAX_DEPTH = 10
 
 
+@dataclass
+class _StrictWalk:
+    """One conversion: the tool's name, whether to leave out what strict mode cannot say, what was
+    left out, the blockers found, and the optional properties made nullable."""
+
+    name: str
+    omit: bool
+    omitted: list[str]
+    blockers: list[tuple[str, str]]
+    nullable: set[str]
+
+    def block(self, pointer: str, reason: str) -> None:
+        self.blockers.append((pointer, reason))
+
+
 def openai_strict(schema: dict[str, Any], name: str) -> dict[str, Any]:
-    """The schema in OpenAI's strict form, or an ExportError naming the keyword that prevents it.
+    """The schema in OpenAI's strict form, or an ExportError naming every keyword that prevents it."""
+    return openai_strict_form(schema, name, omit=False)[0]
+
+
+def openai_strict_form(schema: dict[str, Any], name: str, *, omit: bool) -> tuple[dict[str, Any], list[str]]:
+    """The schema in OpenAI's strict form and what was left out of it, or an ExportError naming every
+    blocker at once (the first one's pointer as its ``schema_path``).
 
     Every object gets ``additionalProperties: false`` and lists every property as required; a
     property that was optional becomes nullable instead (``"type": ["string", "null"]``, or an
-    ``anyOf`` with ``{"type": "null"}``), so a harness should read ``null`` as "not given".
+    ``anyOf`` with ``{"type": "null"}``), so a harness should read ``null`` as "not given" (``strict=True``
+    on validate, call and answer does). With ``omit``, a keyword strict mode cannot express is left out
+    of the copy (toolreg still checks it when the call comes in), and an open object is closed; each
+    is listed, as ``pointer: keyword value``. A ``false`` schema, an ``anyOf`` at the root and nesting
+    past 10 levels cannot be left out.
     """
+    walk = _StrictWalk(name, omit, [], [], set())
     if "anyOf" in schema:
-        raise ExportError(f"{name}: OpenAI strict mode forbids anyOf at the root", schema_path="/anyOf")
-    nullable: set[str] = set()
-    converted: dict[str, Any] = _strict(schema, (), name, 0, nullable)
-    _references_resolve(converted, nullable, name)
-    return converted
+        walk.block("/anyOf", "OpenAI strict mode forbids anyOf at the root")
+    converted: dict[str, Any] = _strict(schema, (), 0, walk)
+    if not walk.blockers:
+        _references_resolve(converted, walk.nullable, name)
+    if walk.blockers:
+        listed = "; ".join(f"{reason} (at {pointer!r})" for pointer, reason in walk.blockers)
+        count = f"{len(walk.blockers)} blocker{'s' if len(walk.blockers) > 1 else ''}"
+        raise ExportError(
+            f"{name}: OpenAI strict mode cannot take this schema ({count}): {listed}",
+            schema_path=walk.blockers[0][0],
+        )
+    return converted, walk.omitted
 
 
 def _references_resolve(root: dict[str, Any], nullable: set[str], name: str) -> None:
@@ -185,44 +231,43 @@ def _resolves(root: Any, ref: str) -> bool:
     return True
 
 
-def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int, nullable: set[str]) -> Any:
+def _strict(schema: Any, location: tuple[str | int, ...], depth: int, walk: _StrictWalk) -> Any:
+    pointer = to_pointer(location)
     if not isinstance(schema, dict):
-        if schema is True:
-            return {}
-        raise ExportError(
-            f"{name}: OpenAI strict mode takes no 'false' schema", schema_path=to_pointer(location)
-        )
+        if schema is not True:
+            walk.block(pointer, "OpenAI strict mode takes no 'false' schema")
+        return {}
     if depth > _STRICT_MAX_DEPTH:
-        raise ExportError(
-            f"{name}: OpenAI strict mode allows {_STRICT_MAX_DEPTH} levels of nesting",
-            schema_path=to_pointer(location),
-        )
+        walk.block(pointer, f"OpenAI strict mode allows {_STRICT_MAX_DEPTH} levels of nesting")
+        return {}
     converted: dict[str, Any] = {}
     for keyword, value in schema.items():
         here = to_pointer(location + (keyword,))
         if keyword in _DROPPED:
             continue
-        if keyword not in _STRICT_KEYWORDS:
-            raise ExportError(f"{name}: OpenAI strict mode does not support {keyword!r}", schema_path=here)
-        if keyword == "additionalProperties" and value is not False:
-            raise ExportError(
-                f"{name}: OpenAI strict mode needs closed objects, but 'additionalProperties' allows more",
-                schema_path=here,
-            )
+        if keyword not in _STRICT_KEYWORDS or (keyword == "additionalProperties" and value is not False):
+            if walk.omit:
+                walk.omitted.append(f"{pointer or '/'}: {keyword} {_shown(value)}")
+            elif keyword == "additionalProperties":
+                walk.block(
+                    here, "OpenAI strict mode needs closed objects, but 'additionalProperties' allows more"
+                )
+            else:
+                walk.block(here, f"OpenAI strict mode does not support {keyword!r}")
+            continue
         # Where the subschemas are, as the vocabulary says: each is converted in turn.
         holds = _HOLDS.get(keyword, "")
         if holds == "map":
             converted[keyword] = {
-                key: _strict(item, location + (keyword, key), name, depth + 1, nullable)
-                for key, item in value.items()
+                key: _strict(item, location + (keyword, key), depth + 1, walk) for key, item in value.items()
             }
         elif holds == "list":
             converted[keyword] = [
-                _strict(item, location + (keyword, index), name, depth + 1, nullable)
+                _strict(item, location + (keyword, index), depth + 1, walk)
                 for index, item in enumerate(value)
             ]
         elif holds == "schema":
-            converted[keyword] = _strict(value, location + (keyword,), name, depth + 1, nullable)
+            converted[keyword] = _strict(value, location + (keyword,), depth + 1, walk)
         else:
             converted[keyword] = copy.deepcopy(value)
     if "properties" in converted or _types(converted) == {"object"}:
@@ -231,10 +276,15 @@ def _strict(schema: Any, location: tuple[str | int, ...], name: str, depth: int,
         for key, item in properties.items():
             if key not in required:
                 properties[key] = _nullable(item)
-                nullable.add(to_pointer(location + ("properties", key)))
+                walk.nullable.add(to_pointer(location + ("properties", key)))
         converted["required"] = list(properties)
         converted["additionalProperties"] = False
     return converted
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def _types(schema: dict[str, Any]) -> set[str]:

@@ -469,12 +469,19 @@ class ToolRegistry:
         return register
 
     def export(
-        self, provider: str, *, names: Iterable[str] | None = None, strict: bool = False
+        self,
+        provider: str,
+        *,
+        names: Iterable[str] | None = None,
+        strict: bool = False,
+        omit_unsupported: bool = False,
     ) -> list[dict[str, Any]]:
         """The tools in a provider's form ("mcp", "openai", "anthropic", "gemini"), in registration order.
 
         ``names`` keeps only those tools (a harness shows a few per turn); ``strict`` gives OpenAI's
-        strict form. Raises ExportError naming the tool and what prevents it, before returning anything.
+        strict form, and ``omit_unsupported`` leaves out of it what strict mode cannot express (listed
+        in the description; the registry still checks it). Raises ExportError naming the tool and every
+        blocker, before returning anything.
         """
         records = list(self._records.values())  # one copy, made whole, while others may register
         to_provider_name("provider.check", provider)  # an unknown provider is named even with no tools
@@ -493,6 +500,7 @@ class ToolRegistry:
                 strict=strict,
                 output_schema=record.output_schema,
                 meta=thaw(record.meta),
+                omit_unsupported=omit_unsupported,
             )
             for record in records
             if record.name in wanted
