@@ -97,3 +97,16 @@ def test_no_documented_idiom_runs_a_handler_on_a_bad_call(block):
     with contextlib.redirect_stdout(io.StringIO()):
         exec(code, {**namespace, "tool": spy, "BAD": eval(good.group(1))})
     assert ran
+
+
+def test_the_agent_loop_needs_under_twenty_lines_of_glue_and_runs():
+    [code] = [code for language, code in BLOCKS if language == "python" and "def run(messages)" in code]
+    glue = code[code.index("def run(messages)") :].split("\n\n\n")[0]
+    assert len([line for line in glue.splitlines() if line.strip()]) < 20
+    namespace, _ = run_tour()
+    messages = namespace["messages"]
+    # The bad call was answered as an error, the good one ran the handler, the model then answered.
+    answered = [message["content"] for message in messages[1:] if message["role"] == "user"]
+    results = [block for blocks in answered for block in blocks]
+    assert [result.get("is_error", False) for result in results] == [True, False]
+    assert results[1]["content"] == "(the first 65536 bytes of a.txt)"
