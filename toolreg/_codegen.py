@@ -303,7 +303,7 @@ class _Generator:
         assert isinstance(check, BranchCheck)
         judge, found = self.source.constant(check.judge), self.source.fresh("e")
         line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}:")
-        line(depth + 1, f"{found} = {judge}({where}, [{', '.join(scratches)}])")
+        line(depth + 1, f"{found} = {judge}({where}, [{', '.join(scratches)}], {value})")
         line(depth + 1, f"if {found} is not None: errors.append({found})")
 
     def emit_by_type(self, node: Node, value: str, kind: str, path: list[str], depth: int) -> None:

@@ -161,6 +161,10 @@ class Compiler(Protocol):
 
     def recursive_reference(self, location: Path) -> Check: ...
 
+    def schema_at(self, location: Path) -> Any: ...
+
+    ref_targets: dict[str, Path]
+
     def pattern_and_risk(self, source: str) -> tuple[Pattern, str | None]: ...
 
     @property
@@ -266,20 +270,40 @@ def _type(value: Any, site: Site) -> Check:
         site.refuse("lists a type twice")
     tests = [JSON_TYPES[name] for name in names]
     expected, expected_type = " or ".join(names), freeze(value)
+    optional = "null" not in names and _optional_property(site)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not any(test(instance) for test in tests):
             actual = json_type(instance)
+            message, quoted, hint = f"expected {expected}, got {actual}", "", None
+            # The two slips models make most: a number or a boolean in quotes, and null for "not given".
+            if type(instance) is str and _UNQUOTED.fullmatch(instance) and len(instance) <= 40:
+                if any(test(json.loads(instance)) for test in tests):
+                    quoted, hint = f"; write {instance} without the quotes", "unquote"
+            elif instance is None and optional:
+                message, hint = f"{message}; leave the property out rather than send null", "omit"
+            hinted: dict[str, Any] = {"hint": hint} if hint else {}
             errors.append(
                 site.failure(
-                    path,
-                    f"expected {expected}, got {actual}",
-                    expected_type=expected_type,
-                    actual_type=actual,
+                    path, message, quoted=quoted, expected_type=expected_type, actual_type=actual, **hinted
                 )
             )
 
     return check
+
+
+# A JSON number or boolean, as a string may hold one by mistake.
+_UNQUOTED = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false")
+
+
+def _optional_property(site: Site) -> bool:
+    """Whether this keyword's schema is that of a property its object does not require."""
+    location = site.location
+    if len(location) < 3 or location[-3] != "properties":
+        return False
+    owner = site.compiler.schema_at(location[:-3])
+    required = owner.get("required", []) if isinstance(owner, dict) else []
+    return isinstance(required, list) and location[-2] not in required
 
 
 def _enum(value: Any, site: Site) -> Check:
@@ -692,6 +716,19 @@ def _additional_properties(value: Any, site: Site) -> Check:
     facts = {"allowed": allowed}
     if isinstance(patterned, dict) and patterned:
         facts["allowed_patterns"] = freeze(list(patterned))
+    # What may be sent instead, from the schema alone (so the masked text may say it too).
+    shown = [show(name) for name in sorted(known)[:_NAMES_SHOWN]]
+    if len(known) > _NAMES_SHOWN:
+        shown.append(f"{len(known) - _NAMES_SHOWN} more")
+    if isinstance(patterned, dict) and patterned:
+        shown.append("names matching " + ", ".join(map(show, patterned)))
+    allowed_text = (
+        f"; the allowed properties are {_listed(shown)}"
+        if len(known) + len(patterned or ()) > 1
+        else f"; the only allowed property is {shown[0]}"
+        if shown
+        else "; no properties are allowed here"
+    )
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
         def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
@@ -700,9 +737,8 @@ def _additional_properties(value: Any, site: Site) -> Check:
                     extra_names(instance) if searches else [name for name in instance if name not in known]
                 )
                 if extra:
-                    errors.append(
-                        _extra_properties(site, path, extra, "", "the schema does not allow", facts)
-                    )
+                    masked_why = f"the schema does not allow{allowed_text}"
+                    errors.append(_extra_properties(site, path, extra, allowed_text, masked_why, facts))
 
         return check_no_extra
     child = site.subschema(value)
@@ -714,6 +750,13 @@ def _additional_properties(value: Any, site: Site) -> Check:
                     child(instance[name], path + (InstanceKey(name),), errors)
 
     return check
+
+
+_NAMES_SHOWN = 20
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _extra_properties(
@@ -859,41 +902,131 @@ def _details(found: list[ValidationError], here: str) -> str:
     return text if len(text) <= _DETAILS_CHARS else text[: _DETAILS_CHARS - 1] + "…"
 
 
+# A tagged union: the property whose constant value chooses the branch, and each value's branch.
+Tag = tuple[str, tuple[tuple[Any, int], ...]]
+
+
+def _union_tag(branches: Any, site: Site) -> Tag | None:
+    """The tag of a union whose every branch (or the schema its ``$ref`` names) is an object schema
+    giving one property a constant, different in each: pydantic's and zod's discriminated unions.
+    A ``discriminator.propertyName`` beside the union names it; else the first such property by name."""
+    if not isinstance(branches, list) or len(branches) < 2:
+        return None
+    constants: list[dict[str, Any]] = []
+    for index, branch in enumerate(branches):
+        if isinstance(branch, dict) and "$ref" in branch:
+            target = site.compiler.ref_targets.get(f"{site.pointer}/{index}/$ref")
+            branch = site.compiler.schema_at(target) if target is not None else None
+        properties = branch.get("properties") if isinstance(branch, dict) else None
+        if not isinstance(properties, dict):
+            return None
+        constants.append(
+            {
+                name: rule["const"] if "const" in rule else rule["enum"][0]
+                for name, rule in properties.items()
+                if isinstance(rule, dict)
+                and ("const" in rule or (isinstance(rule.get("enum"), list) and len(rule["enum"]) == 1))
+            }
+        )
+    common = sorted(set.intersection(*(set(found) for found in constants)))
+    discriminator = site.schema.get("discriminator")
+    named = discriminator.get("propertyName") if isinstance(discriminator, dict) else None
+    for name in [named, *common] if named in common else common:
+        values = [found[name] for found in constants]
+        if len({json_key(value) for value in values}) == len(values):
+            return name, tuple((value, index) for index, value in enumerate(values))
+    return None
+
+
 def _no_branch_matched(
-    site: Site, path: Path, outcomes: list[list[ValidationError]], rule: str
+    site: Site,
+    path: Path,
+    outcomes: list[list[ValidationError]],
+    rule: str,
+    tag: Tag | None = None,
+    instance: Any = None,
 ) -> ValidationError:
-    """One error for the instance, with every branch's errors, and the branch for its type named."""
+    """One error for the instance, with every branch's errors, and what would fit: the branch its tag
+    chooses or its type fits (whose errors are named), the tag's values, or the types allowed."""
     pointer = to_pointer(path)
-    # A branch "fits the type" when it has no type error at the instance itself: for the common
-    # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
-    fitting = [
-        index
-        for index, found in enumerate(outcomes)
-        if not any(error.keyword == "type" and error.path == pointer for error in found)
-    ]
     message = f"must match {rule} of the {len(outcomes)} schemas in {site.keyword}"
-    index = fitting[0] if len(fitting) == 1 else None
+    facts: dict[str, Any] = {"branches": _branch_facts(outcomes)}
+    index, said, quoted = _chosen_branch(site, pointer, outcomes, tag, instance, facts)
     own_masked = masked_pointer(path)
 
     def masked() -> Masked:
         # Built only when asked for: a masked copy at every level of a nested anyOf would double it.
         hidden = [[error.masked() for error in found] for found in outcomes]
         here = pointer if own_masked is None else own_masked
-        branches = {"branches": _branch_facts(hidden)}
+        shown = {**facts, "branches": _branch_facts(hidden)}
         if index is None:
-            return (here, message, branches)
-        said = (
-            f"{message}; the one for its type ({site.keyword}/{index}) says: {_details(hidden[index], here)}"
-        )
-        return (here, said, {**branches, "branch": index})
+            return (here, message + said, shown)
+        return (here, f"{message}{said}{_details(hidden[index], here)}", shown)
 
-    facts: dict[str, Any] = {"branches": _branch_facts(outcomes)}
-    text = message  # `masked` reads `message` later, so it keeps its first value
+    text = message + said + quoted  # `masked` reads `message` later, so it keeps its first value
     if index is not None:
-        details = _details(outcomes[index], pointer)
-        text = f"{message}; the one for its type ({site.keyword}/{index}) says: {details}"
-        facts["branch"] = index
+        text += _details(outcomes[index], pointer)
     return trusted_error(pointer, site.pointer, site.keyword, text, facts, masked)
+
+
+def _chosen_branch(
+    site: Site,
+    pointer: str,
+    outcomes: list[list[ValidationError]],
+    tag: Tag | None,
+    instance: Any,
+    facts: dict[str, Any],
+) -> tuple[int | None, str, str]:
+    """The branch whose errors to name (or None), what to say before them, and the words that repeat
+    the instance; ``facts`` gains ``branch``, ``tag`` and ``tags``, or ``expected_type``."""
+    keyword = site.keyword
+    if tag is not None and isinstance(instance, dict):
+        name, choices = tag
+        shown = [show(value) for value, _ in choices]
+        values = f"{', '.join(shown[:-1])} or {shown[-1]}"
+        facts.update(tag=name, tags=freeze([value for value, _ in choices]))
+        if name not in instance:
+            return None, f"; missing the tag {show(name)}, one of {values}", ""
+        chosen = [index for value, index in choices if json_key(value) == json_key(instance[name])]
+        if not chosen:
+            return (
+                None,
+                f"; the tag {show(name)} must be one of {values}",
+                (f", is {show(instance[name])}" if _short(instance[name]) else ""),
+            )
+        facts["branch"] = chosen[0]
+        return (
+            chosen[0],
+            f"; the one for {show(name)}: {show(choices[chosen[0]][0])} ({keyword}/{chosen[0]}) says: ",
+            "",
+        )
+    # A branch "fits the type" when it has no type error at the instance itself: for the common
+    # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
+    type_errors = [[e for e in found if e.keyword == "type" and e.path == pointer] for found in outcomes]
+    fitting = [index for index, found in enumerate(type_errors) if not found]
+    if len(fitting) == 1:
+        facts["branch"] = fitting[0]
+        return fitting[0], f"; the one for its type ({keyword}/{fitting[0]}) says: ", ""
+    if not fitting:
+        names: list[str] = []
+        for found in type_errors:
+            for error in found:
+                declared = error.facts.get("expected_type")
+                for item in declared if isinstance(declared, tuple) else (declared,):
+                    if isinstance(item, str) and item not in names:
+                        names.append(item)
+        actual = type_errors[0][0].facts.get("actual_type")
+        facts["expected_type"] = freeze(names)
+        return None, f": expected {' or '.join(names)}, got {actual}", ""
+    return None, "", ""
+
+
+def _short(value: Any) -> bool:
+    return (
+        isinstance(value, (int, float, bool))
+        or value is None
+        or (isinstance(value, str) and len(value) <= 40)
+    )
 
 
 def _branch_errors(
@@ -925,7 +1058,7 @@ class BranchCheck:
     def __init__(
         self,
         branches: list[Check],
-        judge: Callable[[Path, list[list[ValidationError]]], Any],
+        judge: Callable[[Path, list[list[ValidationError]], Any], Any],
         *,
         until_one: bool = False,
     ) -> None:
@@ -936,7 +1069,7 @@ class BranchCheck:
 
     def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
         outcomes = _branch_errors(self.branches, instance, path, errors, until_one=self.until_one)
-        error = self.judge(path, outcomes)
+        error = self.judge(path, outcomes, instance)
         if error is not None:
             errors.append(error)
 
@@ -944,26 +1077,34 @@ class BranchCheck:
 def _any_of(value: Any, site: Site) -> Check:
     """The instance matches at least one schema; otherwise one error carrying every branch's errors."""
 
-    def judge(path: Path, outcomes: list[list[ValidationError]]) -> ValidationError | None:
-        return _no_branch_matched(site, path, outcomes, "at least one") if all(outcomes) else None
+    branches = site.schemas(value, in_place=True)
+    tag = _union_tag(value, site)
 
-    return BranchCheck(site.schemas(value, in_place=True), judge, until_one=True)
+    def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
+        return (
+            _no_branch_matched(site, path, outcomes, "at least one", tag, instance) if all(outcomes) else None
+        )
+
+    return BranchCheck(branches, judge, until_one=True)
 
 
 def _one_of(value: Any, site: Site) -> Check:
     """The instance matches exactly one schema; the error says which matched, or what each wanted."""
 
-    def judge(path: Path, outcomes: list[list[ValidationError]]) -> ValidationError | None:
+    branches = site.schemas(value, in_place=True)
+    tag = _union_tag(value, site)
+
+    def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
         matched = [index for index, found in enumerate(outcomes) if not found]
         if not matched:
-            return _no_branch_matched(site, path, outcomes, "exactly one")
+            return _no_branch_matched(site, path, outcomes, "exactly one", tag, instance)
         if len(matched) == 1:
             return None
         which = ", ".join(map(str, matched))
         message = f"must match exactly one of the {len(outcomes)} schemas in oneOf, matches {which}"
         return site.failure(path, message, matched=freeze(matched))
 
-    return BranchCheck(site.schemas(value, in_place=True), judge)
+    return BranchCheck(branches, judge)
 
 
 def _not(value: Any, site: Site) -> Check:
