@@ -35,6 +35,7 @@ $(BENCH_STAMP): $(STAMP) bench/requirements.txt
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.roundtrip | tee bench/roundtrip.md
 
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py tests/test_hostile.py tests/test_promises.py

@@ -162,3 +162,46 @@ def test_a_union_of_types_says_which_types_would_fit(branches, instance, said):
 )  # fmt: skip
 def test_grammar_is_right_for_one_and_for_many(schema, instance, message):
     assert only_error(schema, instance).message == message
+
+
+# -- one round trip: a mechanical fixer that reads only the structured feedback -----------------
+
+ROUND_TRIP_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "maxLength": 20},
+        "count": {"type": "integer", "minimum": 1, "maximum": 100},
+        "mode": {"enum": ["fast", "safe"]},
+        "kind": {"const": "file"},
+        "verbose": {"type": "boolean"},
+        "note": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+    },
+    "required": ["path", "kind"],
+    "additionalProperties": False,
+}
+ROUND_TRIP_CALL = {
+    "path": "notes.txt",
+    "count": 5,
+    "mode": "fast",
+    "kind": "file",
+    "verbose": True,
+    "note": 3,
+}
+
+
+def test_every_break_the_schema_determines_is_mended_from_the_feedback_alone():
+    import random
+
+    from bench.roundtrip import BREAKS, breaks, mend
+
+    validator = toolreg.compile(ROUND_TRIP_SCHEMA)
+    assert not validator.validate(ROUND_TRIP_CALL)
+    kinds = set()
+    for kind, broken in breaks(ROUND_TRIP_SCHEMA, ROUND_TRIP_CALL, random.Random(1)):
+        errors = validator.validate(broken)
+        if not errors or not BREAKS[kind]:
+            continue
+        kinds.add(kind)
+        items = [dict(item) for item in toolreg.format_errors(errors, max_errors=1000).items]
+        assert validator.validate(mend(broken, items)) == [], (kind, broken)
+    assert kinds == {name for name, determined in BREAKS.items() if determined}

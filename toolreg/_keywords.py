@@ -297,13 +297,16 @@ _UNQUOTED = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|tr
 
 
 def _optional_property(site: Site) -> bool:
-    """Whether this keyword's schema is that of a property its object does not require."""
-    location = site.location
-    if len(location) < 3 or location[-3] != "properties":
+    """Whether this keyword's schema is that of a property its object does not require, directly or
+    as a branch of the property's anyOf, oneOf or allOf."""
+    location = site.location[:-1]
+    while len(location) >= 2 and location[-2] in ("anyOf", "oneOf", "allOf"):
+        location = location[:-2]
+    if len(location) < 2 or location[-2] != "properties":
         return False
-    owner = site.compiler.schema_at(location[:-3])
+    owner = site.compiler.schema_at(location[:-2])
     required = owner.get("required", []) if isinstance(owner, dict) else []
-    return isinstance(required, list) and location[-2] not in required
+    return isinstance(required, list) and location[-1] not in required
 
 
 def _enum(value: Any, site: Site) -> Check:
@@ -1017,7 +1020,14 @@ def _chosen_branch(
                         names.append(item)
         actual = type_errors[0][0].facts.get("actual_type")
         facts["expected_type"] = freeze(names)
-        return None, f": expected {' or '.join(names)}, got {actual}", ""
+        said, quoted = f": expected {' or '.join(names)}, got {actual}", ""
+        # A branch's hint holds for the union: the quotes to drop, or the property to leave out.
+        hints = {error.facts.get("hint") for found in type_errors for error in found}
+        if "omit" in hints:
+            said, facts["hint"] = f"{said}; leave the property out rather than send null", "omit"
+        elif "unquote" in hints and isinstance(instance, str):
+            quoted, facts["hint"] = f"; write {instance} without the quotes", "unquote"
+        return None, said, quoted
     return None, "", ""
 
 
