@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 import toolreg
+from tests import accept_any
 
 # The cross-checks and real catalogs: `make test` runs them, `make quick` leaves them out.
 pytestmark = pytest.mark.slow
@@ -60,7 +61,7 @@ def registered():
         registry = registries[catalog]
         counts[catalog][0] += 1
         try:
-            registry.register(tool_name(record["name"], registry.names()), record["schema"], print)
+            registry.register(tool_name(record["name"], registry.names()), record["schema"], accept_any)
         except toolreg.SchemaError as error:
             counts[catalog][2] += 1
             refused.append((record, valid, error))

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import toolreg
 import toolreg._keywords
+from tests import accept_any
 from toolreg._cli import main
 from toolreg._json import json_key
 from toolreg._regex import _RE2_OPTIONS, Pattern, backtracking_risk, to_re2
@@ -338,7 +339,7 @@ def test_a_long_chain_of_references_registers_and_validates(steps):
     definitions[f"d{steps}"] = {"type": "string"}
     registry = toolreg.ToolRegistry()
     schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": definitions}
-    registry.register("chain", schema, print)
+    registry.register("chain", schema, accept_any)
     validator = registry.get("chain").validator
     assert registry.is_valid("chain", {"a": "text"})
     [error] = registry.validate("chain", {"a": 1})
@@ -514,7 +515,7 @@ def test_a_large_instance_earns_a_larger_budget():
 @pytest.mark.parametrize("schema", [{}, True, {"properties": {"a": {"type": "string"}}}])
 def test_a_tool_takes_an_object_whatever_its_schema_leaves_out(schema):
     registry = toolreg.ToolRegistry()
-    registry.register("t", schema, print)
+    registry.register("t", schema, accept_any)
     for arguments in ("rm -rf /", ["rm", "-rf", "/"], 1, None):
         [error] = registry.validate("t", arguments)
         assert (error.path, error.keyword, error.facts["expected_type"]) == ("", "type", "object")
@@ -526,9 +527,9 @@ def test_descriptions_and_titles_hold_nothing_invisible(text):
     registry = toolreg.ToolRegistry()
     for option in ("description", "title", "details"):
         with pytest.raises(toolreg.InvalidToolError):
-            registry.register("t", {}, print, **{option: text})
+            registry.register("t", {}, accept_any, **{option: text})
     assert len(registry) == 0
-    registry.register("t", {}, print, details="two\nlines\twith a tab")
+    registry.register("t", {}, accept_any, details="two\nlines\twith a tab")
 
 
 class HostileDict(dict):
@@ -585,12 +586,12 @@ def test_a_strict_export_never_leaves_a_reference_pointing_elsewhere():
         "properties": {"a": union, "b": {"$ref": "#/properties/a/anyOf/1"}},
         "required": ["b"],
     }
-    registry.register("t", schema, print)
+    registry.register("t", schema, accept_any)
     with pytest.raises(toolreg.ExportError) as caught:
         registry.export("openai", strict=True)
     assert caught.value.schema_path == "/properties/b/$ref"
     fine = {"type": "object", "properties": {"b": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}
-    registry.register("u", fine, print)
+    registry.register("u", fine, accept_any)
     [exported] = registry.export("openai", names=["u"], strict=True)
     assert exported["function"]["parameters"]["properties"]["b"] == {
         "anyOf": [{"$ref": "#/$defs/s"}, {"type": "null"}]

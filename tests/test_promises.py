@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import toolreg
 import toolreg._validator
+from tests import accept_any
 from toolreg._errors import ToolregError
 
 SCHEMA = {
@@ -43,7 +44,7 @@ BAD_CALLS = [
 
 def three_ways(schema):
     registry = toolreg.ToolRegistry()
-    registry.register("t", schema, print)
+    registry.register("t", schema, accept_any)
     validator = toolreg.compile(schema)
     return {
         "toolreg.validate": lambda args: toolreg.validate(schema, args),
@@ -100,7 +101,7 @@ def idioms(registry, run):
 
 def test_no_idiom_runs_a_handler_on_an_invalid_call():
     registry = toolreg.ToolRegistry()
-    registry.register("t", SCHEMA, print)
+    registry.register("t", SCHEMA, accept_any)
     ran = []
     for idiom in idioms(registry, ran.append):
         for bad in BAD_CALLS:
@@ -113,7 +114,7 @@ def test_no_idiom_runs_a_handler_on_an_invalid_call():
 
 def test_check_raises_with_every_error():
     registry = toolreg.ToolRegistry()
-    registry.register("fs.read", SCHEMA, print)
+    registry.register("fs.read", SCHEMA, accept_any)
     with pytest.raises(toolreg.InvalidArgumentsError) as caught:
         registry.check("fs.read", {"max_bytes": 0, "x": 1})
     assert isinstance(caught.value, ToolregError) and isinstance(caught.value, ValueError)
@@ -142,7 +143,7 @@ def test_a_validator_schema_is_a_copy(validated_first):
 def test_nothing_reached_through_a_record_changes_the_registry():
     registry = toolreg.ToolRegistry()
     record = registry.register(
-        "t", SCHEMA, print, output_schema={"type": "string"}, meta={"icons": [{"a": 1}]}
+        "t", SCHEMA, accept_any, output_schema={"type": "string"}, meta={"icons": [{"a": 1}]}
     )
     before = registry.export("mcp")
     record.validator.schema["properties"]["path"]["type"] = "integer"
@@ -174,7 +175,7 @@ def test_one_shot_validation_generates_no_code(monkeypatch):
 
 def test_records_compare_by_every_field_and_the_schema():
     def record(schema, **options):
-        return toolreg.ToolRegistry().register("t", schema, print, **options)
+        return toolreg.ToolRegistry().register("t", schema, accept_any, **options)
 
     same = record(SCHEMA)
     assert same == record(json.loads(json.dumps(SCHEMA))) and hash(same) == hash(record(SCHEMA))
@@ -189,7 +190,7 @@ def test_records_compare_by_every_field_and_the_schema():
     class Unhashable:
         __hash__ = None  # type: ignore[assignment]
 
-        def __call__(self):
+        def __call__(self, **arguments):
             return None
 
     assert hash(record(SCHEMA, description="a")) == hash(
@@ -212,11 +213,11 @@ def test_records_compare_by_every_field_and_the_schema():
         (lambda: toolreg.ToolRegistry().unregister("a"), toolreg.UnknownToolError),
         (lambda: toolreg.ToolRegistry().export("mcp", names="fs.read"), toolreg.InvalidToolError),
         (
-            lambda: toolreg.ToolRegistry().register("t", {}, print, meta={"name": "x"}),
+            lambda: toolreg.ToolRegistry().register("t", {}, accept_any, meta={"name": "x"}),
             toolreg.InvalidToolError,
         ),
         (
-            lambda: toolreg.ToolRegistry().register("t", {}, print, output_schema={"typo": 1}),
+            lambda: toolreg.ToolRegistry().register("t", {}, accept_any, output_schema={"typo": 1}),
             toolreg.SchemaError,
         ),
         (
@@ -373,12 +374,12 @@ def test_masking_hides_what_showing_shows():
 def test_unregister_removes_a_tool_and_frees_its_name():
     registry = toolreg.ToolRegistry()
     for name in ("a", "b", "c"):
-        registry.register(name, {}, print)
+        registry.register(name, {}, accept_any)
     removed = registry.unregister("b")
     assert removed.name == "b" and registry.names() == ["a", "c"] and "b" not in registry
     with pytest.raises(toolreg.UnknownToolError):
         registry.validate("b", {})
-    registry.register("b", {}, print)
+    registry.register("b", {}, accept_any)
     assert registry.names() == ["a", "c", "b"]
 
 
@@ -405,7 +406,7 @@ SERVER = {
 
 def test_import_keeps_every_field_and_exports_it_again():
     registry = toolreg.ToolRegistry()
-    report = toolreg.import_mcp(registry, SERVER, lambda tool: print)
+    report = toolreg.import_mcp(registry, SERVER, lambda tool: accept_any)
     assert report.ok and report.changed == ()
     record = registry.get("create_issue")
     assert (
@@ -423,7 +424,7 @@ def test_import_keeps_every_field_and_exports_it_again():
 
 def test_import_reports_what_it_could_not_keep():
     catalog = [{"name": "a", "description": "one\r\ntwo", "annotations": {"readOnlyHint": "yes"}}]
-    report = toolreg.import_mcp(toolreg.ToolRegistry(), catalog, lambda tool: print)
+    report = toolreg.import_mcp(toolreg.ToolRegistry(), catalog, lambda tool: accept_any)
     assert {(change.field, change.name) for change in report.changed} == {
         ("inputSchema", "a"), ("description", "a"), ("annotations.readOnlyHint", "a"),
     }  # fmt: skip
@@ -431,27 +432,27 @@ def test_import_reports_what_it_could_not_keep():
 
 def test_several_servers_share_a_registry_and_a_refresh_replaces():
     registry = toolreg.ToolRegistry()
-    first = toolreg.import_mcp(registry, SERVER, lambda tool: print, prefix="github")
-    second = toolreg.import_mcp(registry, SERVER, lambda tool: print, prefix="gitlab")
+    first = toolreg.import_mcp(registry, SERVER, lambda tool: accept_any, prefix="github")
+    second = toolreg.import_mcp(registry, SERVER, lambda tool: accept_any, prefix="gitlab")
     assert first.ok and second.ok
     assert registry.names() == [
         "github.create_issue", "github.list_issues", "gitlab.create_issue", "gitlab.list_issues",
     ]  # fmt: skip
-    again = toolreg.import_mcp(registry, SERVER, lambda tool: print, prefix="github")
+    again = toolreg.import_mcp(registry, SERVER, lambda tool: accept_any, prefix="github")
     assert not again.ok and all("registered already" in refusal.reason for refusal in again.refused)
     changed = {"tools": [{**SERVER["tools"][1], "description": "List open issues"}]}
-    refresh = toolreg.import_mcp(registry, changed, lambda tool: print, prefix="github", override=True)
+    refresh = toolreg.import_mcp(registry, changed, lambda tool: accept_any, prefix="github", override=True)
     assert refresh.ok and registry.get("github.list_issues").description == "List open issues"
     assert len(registry) == 4
     with pytest.raises(toolreg.InvalidToolNameError):
-        toolreg.import_mcp(registry, SERVER, lambda tool: print, prefix="Git Hub")
+        toolreg.import_mcp(registry, SERVER, lambda tool: accept_any, prefix="Git Hub")
 
 
 def test_a_long_description_goes_in_details():
     registry = toolreg.ToolRegistry()
     for text in ("two\nlines", "a\u2028b", "a\x85b", "a\rb"):
         with pytest.raises(toolreg.InvalidToolError, match="details"):
-            registry.register("t", {}, print, description=text)
-    record = registry.register("t", {}, print, description="Summary", details="More.\nAnd more.")
+            registry.register("t", {}, accept_any, description=text)
+    record = registry.register("t", {}, accept_any, description="Summary", details="More.\nAnd more.")
     assert record.full_description == "Summary\nMore.\nAnd more."
     assert registry.export("anthropic")[0]["description"] == "Summary\nMore.\nAnd more."

@@ -3,6 +3,7 @@
 import pytest
 
 import toolreg
+from tests import accept_any
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
@@ -54,10 +55,10 @@ def test_duplicates_and_override_keep_order(registry):
         registry.register("a", {"type": "object"}, handler)
     assert caught.value.name == "a" and isinstance(caught.value, ValueError)
     assert registry.get("a").schema == SCHEMA
-    replaced = registry.register("a", {"type": "object"}, print, description="new", override=True)
+    replaced = registry.register("a", {"type": "object"}, accept_any, description="new", override=True)
     assert registry.names() == ["a", "b"]
     assert registry.get("a") is replaced
-    assert replaced.handler is print and replaced.description == "new"
+    assert replaced.handler is accept_any and replaced.description == "new"
 
 
 @pytest.mark.parametrize(
@@ -113,7 +114,7 @@ def test_schema_is_snapshotted(registry):
 
 
 def test_record_fields(registry):
-    async def async_handler():
+    async def async_handler(**arguments):
         return None
 
     record = registry.register("t", SCHEMA, async_handler, description="d", idempotent=True, timeout_ms=500)
@@ -169,8 +170,8 @@ def test_public_api():
 def test_tools_with_the_same_schema_share_one_compiled_validator():
     registry = toolreg.ToolRegistry()
     shape = {"type": "object", "properties": {"n": {"maximum": 1}}}
-    first = registry.register("a", shape, print)
-    second = registry.register("b", {"type": "object", "properties": {"n": {"maximum": 1}}}, print)
+    first = registry.register("a", shape, accept_any)
+    second = registry.register("b", {"type": "object", "properties": {"n": {"maximum": 1}}}, accept_any)
     assert first.validator is second.validator
     # Equal as JSON is not enough: 1.0 and true are written differently, and key order orders errors.
     for other in (
@@ -179,7 +180,7 @@ def test_tools_with_the_same_schema_share_one_compiled_validator():
         {"properties": {"n": {"maximum": 1}}, "type": "object"},
     ):
         try:
-            record = registry.register(f"c{len(registry)}", other, print)
+            record = registry.register(f"c{len(registry)}", other, accept_any)
         except toolreg.SchemaError:
             continue  # true is no number
         assert record.validator is not first.validator
@@ -191,9 +192,9 @@ def test_documents_are_read_as_the_registry_was_given_them():
     shared = {"$defs": {"id": {"type": "integer"}}}
     registry = toolreg.ToolRegistry(documents={"https://example.com/defs.json": shared})
     schema = {"type": "object", "properties": {"id": {"$ref": "https://example.com/defs.json#/$defs/id"}}}
-    registry.register("a", schema, print)
+    registry.register("a", schema, accept_any)
     shared["$defs"]["id"]["type"] = "string"
-    registry.register("b", dict(schema), print)
+    registry.register("b", dict(schema), accept_any)
     assert registry.is_valid("a", {"id": 1}) and registry.is_valid("b", {"id": 1})
     assert (
         registry.validate("b", {"id": "1"})[0].schema_path == "https://example.com/defs.json#/$defs/id/type"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import toolreg
 from conformance._strategies import json_values, schemas
+from tests import accept_any
 from toolreg._regex import Pattern
 from toolreg._vocabulary import ANNOTATIONS, keywords
 
@@ -64,12 +65,12 @@ def test_an_instance_nested_ten_thousand_deep_gets_one_clear_error(make, schema)
 
 def test_the_depth_limit_is_set_per_registry():
     shallow = toolreg.ToolRegistry(limits=toolreg.Limits(max_depth=3))
-    shallow.register("t", {"type": "object"}, print)
+    shallow.register("t", {"type": "object"}, accept_any)
     assert shallow.is_valid("t", {"a": {"b": [1]}})
     [error] = shallow.validate("t", {"a": {"b": [[1]]}})
     assert (error.path, error.keyword) == ("/a/b/0", "depth")
     deep = toolreg.ToolRegistry(limits=toolreg.Limits(max_depth=20_000))
-    deep.register("t", {"type": "object", "additionalProperties": {"$ref": "#"}}, print)
+    deep.register("t", {"type": "object", "additionalProperties": {"$ref": "#"}}, accept_any)
     [error] = deep.validate("t", nested_objects(DEPTH))  # past Python's stack: still an answer
     assert error.keyword == "depth" and "recursion limit" in error.message
 
@@ -113,7 +114,7 @@ def test_limits_are_checked():
 
 
 LIMITS_TAKERS = {
-    "ToolRegistry": lambda limits: toolreg.ToolRegistry(limits=limits).register("t", SHALLOW, print),
+    "ToolRegistry": lambda limits: toolreg.ToolRegistry(limits=limits).register("t", SHALLOW, accept_any),
     "compile": lambda limits: toolreg.compile(SHALLOW, limits=limits),
     "validate": lambda limits: toolreg.validate(SHALLOW, {}, limits=limits),
     "check_schema": lambda limits: toolreg.check_schema(SHALLOW, limits=limits),
@@ -335,7 +336,7 @@ THREADS, ROUNDS = 8, 150
 
 def test_registering_overriding_reading_and_validating_at_once():
     registry = toolreg.ToolRegistry()
-    registry.register("shared", {"type": "object", "properties": {"v": {"const": -1}}}, print)
+    registry.register("shared", {"type": "object", "properties": {"v": {"const": -1}}}, accept_any)
     failures = []
     start = threading.Barrier(THREADS)
 
@@ -344,10 +345,10 @@ def test_registering_overriding_reading_and_validating_at_once():
             start.wait()
             for round_ in range(ROUNDS):
                 name = f"t{number}.r{round_}"
-                registry.register(name, {"type": "object", "required": [name]}, print, description=name)
+                registry.register(name, {"type": "object", "required": [name]}, accept_any, description=name)
                 version = number * ROUNDS + round_
                 schema = {"type": "object", "properties": {"v": {"const": version}}}
-                registry.register("shared", schema, print, description=str(version), override=True)
+                registry.register("shared", schema, accept_any, description=str(version), override=True)
                 record = registry.get("shared")
                 # Never torn: the description and the schema come from one registration.
                 if record.schema["properties"]["v"]["const"] != int(record.description):
@@ -377,7 +378,7 @@ def test_registering_overriding_reading_and_validating_at_once():
 
 def test_a_record_hands_out_copies_of_its_schema():
     registry = toolreg.ToolRegistry()
-    record = registry.register("t", {"type": "object", "properties": {"n": {"type": "integer"}}}, print)
+    record = registry.register("t", {"type": "object", "properties": {"n": {"type": "integer"}}}, accept_any)
     record.schema["properties"]["n"]["type"] = "string"
     registry.get("t").schema["properties"].clear()
     assert registry.validate("t", {"n": 1}) == toolreg.Ok()

@@ -32,6 +32,7 @@ from ._messages import ToolCall, problem_result, read_call, result_message
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._regex import Pattern
 from ._schema import compile_schema
+from ._signatures import check_handler
 from ._validator import Validator, checked_schema
 
 __all__ = [
@@ -265,6 +266,7 @@ class ToolRegistry:
         :meth:`export`; ``idempotent`` becomes MCP's ``idempotentHint``. ``output_schema`` describes
         the handler's result (MCP's ``outputSchema``); ``meta`` holds the other fields of an MCP
         tool object (``_meta``, ``icons``, more ``annotations``), given back by ``export("mcp")``.
+        The handler must fit the schema: see :func:`toolreg._signatures.check_handler`.
         """
         check_tool_name(name)
         if not callable(handler):
@@ -292,6 +294,7 @@ class ToolRegistry:
                 )
         kept = _meta(name, meta)
         validator = self._validator(schema)
+        check_handler(name, checked_schema(validator), handler)
         # The caller's schema, not a copy of the snapshot: it passed the check, and only its root is read.
         validate = validator.validate if _require_object_type(schema) else _objects_only(validator)
         output_validator = None

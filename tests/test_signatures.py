@@ -1,0 +1,80 @@
+"""Handlers held against their schemas at registration, with the standard library alone."""
+
+import functools
+
+import pytest
+
+import toolreg
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"numerator": {"type": "number"}, "denominator": {"type": "number", "default": 1}},
+    "required": ["numerator"],
+}
+
+
+def refusal(handler, schema=SCHEMA):
+    with pytest.raises(toolreg.InvalidToolError) as caught:
+        toolreg.ToolRegistry().register("math.div", schema, handler)
+    return str(caught.value)
+
+
+def test_a_handler_that_fits_registers():
+    def div(numerator, denominator=1):
+        return numerator / denominator
+
+    def keywords_only(*, numerator, denominator=1.0):
+        return numerator / denominator
+
+    def anything(**arguments):
+        return arguments
+
+    for handler in (div, keywords_only, anything, functools.partial(div, denominator=1)):
+        toolreg.ToolRegistry().register("math.div", SCHEMA, handler)
+
+
+def test_a_required_property_no_parameter_takes_is_refused_naming_both_sides():
+    def div(a, b=1):
+        return a / b
+
+    message = refusal(div)
+    assert "the schema requires 'numerator', but the handler has no parameter 'numerator'" in message
+    assert "the handler's parameter 'a' has no default, but the schema does not name it" in message
+    assert "the schema allows 'denominator', but the handler has no parameter 'denominator'" in message
+
+
+def test_a_parameter_without_a_default_must_be_required():
+    def div(numerator, denominator):
+        return numerator / denominator
+
+    assert "parameter 'denominator' has no default, but the schema names it as optional" in refusal(div)
+
+
+def test_defaults_that_disagree_are_reported():
+    def div(numerator, denominator=2):
+        return numerator / denominator
+
+    assert "the schema's default for 'denominator' is 1, the handler's is 2" in refusal(div)
+
+    def same(numerator, denominator=1.0):  # 1 and 1.0 are the same JSON number
+        return numerator / denominator
+
+    toolreg.ToolRegistry().register("math.div", SCHEMA, same)
+
+
+def test_a_positional_only_parameter_cannot_take_an_argument_by_keyword():
+    def div(numerator, /, denominator=1):
+        return numerator / denominator
+
+    assert "parameter 'numerator' is positional-only" in refusal(div)
+
+
+def test_a_handler_python_cannot_read_is_taken_as_it_is():
+    toolreg.ToolRegistry().register("t", {"type": "object", "properties": {"a": {}}}, dict)
+
+
+def test_nothing_is_registered_when_the_handler_is_refused():
+    tools = toolreg.ToolRegistry()
+    with pytest.raises(toolreg.InvalidToolError):
+        tools.register("math.div", SCHEMA, lambda x: x)
+    assert "math.div" not in tools and tools.names() == []
