@@ -142,7 +142,10 @@ _STRICT_KEYWORDS = frozenset(
         "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
     }
 )  # fmt: skip
-_DROPPED = frozenset({"$schema", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly"})
+_DROPPED = frozenset(
+    {"$schema", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly", "example",
+     "discriminator", "contentEncoding", "contentMediaType", "contentSchema"}
+)  # fmt: skip
 _HOLDS = {name: row.holds for name, row in keywords().items() if name in _STRICT_KEYWORDS}
 _STRICT_MAX_DEPTH = 10
 
@@ -243,9 +246,12 @@ def _strict(schema: Any, location: tuple[str | int, ...], depth: int, walk: _Str
     converted: dict[str, Any] = {}
     for keyword, value in schema.items():
         here = to_pointer(location + (keyword,))
-        if keyword in _DROPPED:
+        if keyword in _DROPPED or keyword.startswith("x-"):
             continue
-        if keyword not in _STRICT_KEYWORDS or (keyword == "additionalProperties" and value is not False):
+        if keyword == "additionalProperties" and value is False:
+            converted[keyword] = False
+            continue
+        if keyword not in _STRICT_KEYWORDS or keyword == "additionalProperties":
             if walk.omit:
                 walk.omitted.append(f"{pointer or '/'}: {keyword} {_shown(value)}")
             elif keyword == "additionalProperties":

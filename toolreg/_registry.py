@@ -30,6 +30,7 @@ from ._json import NotJSON, json_type, snapshot
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._messages import ToolCall, problem_result, read_call, result_message
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
+from ._pydantic import function_schemas, is_model, model_handler, model_schema
 from ._regex import Pattern
 from ._schema import compile_schema
 from ._signatures import check_handler
@@ -258,6 +259,7 @@ class ToolRegistry:
         details: str = "",
         output_schema: Any = None,
         meta: Mapping[str, Any] | None = None,
+        as_model: bool = False,
     ) -> ToolRecord:
         """Add a tool; raises before changing anything if any argument is refused.
 
@@ -267,7 +269,20 @@ class ToolRegistry:
         the handler's result (MCP's ``outputSchema``); ``meta`` holds the other fields of an MCP
         tool object (``_meta``, ``icons``, more ``annotations``), given back by ``export("mcp")``.
         The handler must fit the schema: see :func:`toolreg._signatures.check_handler`.
+
+        ``schema`` may be a pydantic model class (``toolreg[pydantic]``): its JSON schema is used, and
+        calls are checked exactly as it says, with no coercion. With ``as_model``, the handler takes
+        one argument, the model instance built from a call's valid arguments.
         """
+        model = schema if is_model(schema) else None
+        if model is not None:
+            schema = model_schema(model)
+        if as_model:
+            if model is None:
+                raise InvalidToolError(f"as_model=True for {name!r} needs a pydantic model as the schema")
+            if not callable(handler):
+                raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
+            handler = model_handler(model, handler)
         check_tool_name(name)
         if not callable(handler):
             raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
@@ -461,12 +476,25 @@ class ToolRegistry:
         output = self.get(name).output_validator
         return OK if output is None else output.validate(result)
 
-    def tool(self, name: str, *, schema: Any, **options: Any) -> Callable[[Handler], Handler]:
+    def tool(self, name: str, *, schema: Any = None, **options: Any) -> Callable[[Handler], Handler]:
         """Register the decorated function as the handler of ``name``, with :meth:`register`'s
-        keyword arguments (``description``, ``idempotent``…); the function is returned as it is."""
+        keyword arguments (``description``, ``idempotent``…); the function is returned as it is.
+
+        Without ``schema`` (``toolreg[pydantic]``), the schema comes from the function's parameters,
+        the description from its docstring's summary (each parameter's from its ``Args:`` section),
+        and the output schema from its return annotation when that is an object.
+        """
 
         def register(handler: Handler) -> Handler:
-            self.register(name, schema, handler, **options)
+            given, settings = schema, dict(options)
+            called: Callable[..., Any] = handler
+            if given is None:
+                given, output, summary, called = function_schemas(handler)
+                if summary and "description" not in settings:
+                    settings["description"] = summary
+                if output is not None and "output_schema" not in settings:
+                    settings["output_schema"] = output
+            self.register(name, given, called, **settings)
             return handler
 
         return register
