@@ -448,3 +448,27 @@ def test_what_cannot_be_left_out_is_still_a_blocker():
             tools.export("openai", names=[name], strict=True, omit_unsupported=True)
     with pytest.raises(toolreg.ExportError, match="goes with strict=True"):
         tools.export("openai", names=["t.a"], omit_unsupported=True)
+
+
+def test_closed_objects_pass_through_a_strict_export_as_written():
+    schema = {
+        "type": "object",
+        "properties": {
+            "inner": {
+                "type": "object",
+                "properties": {"a": {"type": "string"}},
+                "additionalProperties": False,
+            }
+        },
+        "required": ["inner"],
+        "additionalProperties": False,
+    }
+    tools = registry()
+    tools.register("t.nested", schema, accept)
+    [tool] = tools.export("openai", strict=True)
+    inner = tool["function"]["parameters"]["properties"]["inner"]
+    assert inner["additionalProperties"] is False and inner["required"] == ["a"]
+
+
+def accept(**arguments):
+    return arguments
