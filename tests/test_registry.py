@@ -201,3 +201,17 @@ def test_documents_are_read_as_the_registry_was_given_them():
     )
     with pytest.raises(toolreg.SchemaError):
         toolreg.ToolRegistry(documents={"x.json": {"type": float("nan")}})
+
+
+def test_a_registry_can_generate_the_fast_paths_now(monkeypatch):
+    registry = toolreg.ToolRegistry()
+    registry.register("a", {"type": "object", "properties": {"n": {"type": "integer"}}}, accept_any)
+    validator = registry.get("a").validator
+    assert validator._fast is None  # nothing generated at registration
+    registry.prepare()
+    assert validator._fast is not None and "def validate" in validator.source
+    assert toolreg.compile({"type": "string"}).prepare()._fast is not None
+    with pytest.raises(toolreg.UnknownToolError):
+        registry.prepare(["nope"])
+    with pytest.raises(toolreg.InvalidToolError):
+        registry.prepare("a")

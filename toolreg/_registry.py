@@ -543,6 +543,17 @@ class ToolRegistry:
             raise UnknownToolError(provider_name)
         return self.get(from_provider_name(provider_name, provider))
 
+    def prepare(self, names: Iterable[str] | None = None) -> None:
+        """Generate the fast path of these tools (all, by default) now, rather than at each one's first
+        validation; raises UnknownToolError for a name not registered."""
+        if isinstance(names, str):
+            raise InvalidToolError(f"names must be a list of tool names, not the string {names!r}")
+        for name in self.names() if names is None else list(names):
+            record = self.get(name)
+            record.validator.prepare()
+            if record.output_validator is not None:
+                record.output_validator.prepare()
+
     def names(self) -> list[str]:
         """Tool names in registration order."""
         return list(self._records)

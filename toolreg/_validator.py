@@ -69,6 +69,12 @@ class Validator:
         assert self._source is not None
         return self._source
 
+    def prepare(self) -> Validator:
+        """Generate the fast path now rather than at the first call (for benchmarks, and for callers
+        that would rather pay at start-up); returns the validator itself."""
+        self._build()
+        return self
+
     def _build(self) -> FastCheck:
         if self._fast is None:
             try:
