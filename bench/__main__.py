@@ -34,6 +34,10 @@ TOOLREG = "toolreg Validator.validate"
 REGISTRY = "toolreg registry.validate"
 
 
+def _handler(**arguments: Any) -> Any:
+    return arguments
+
+
 def _fastjsonschema(schema: Any) -> Call:
     check = fastjsonschema.compile(schema)
 
@@ -49,7 +53,7 @@ def _fastjsonschema(schema: Any) -> Call:
 def implementations(schema: Any, handwritten: Call | None) -> dict[str, Call]:
     """Every implementation, built for ``schema``; each returns its errors, a bool or a value."""
     registry = toolreg.ToolRegistry()
-    registry.register("bench.tool", schema, print)
+    registry.register("bench.tool", schema, _handler)
     compiled = toolreg.compile(schema)
     reference = jsonschema.Draft202012Validator(schema)
     rust = jsonschema_rs.Draft202012Validator(schema)
@@ -113,7 +117,7 @@ def time_catalog(rounds: int) -> dict[str, list[float]]:
     def toolreg_build(first_call: bool) -> None:
         registry = toolreg.ToolRegistry()
         for name, schema, _ in tools:
-            registry.register(name, schema, print)
+            registry.register(name, schema, _handler)
         if first_call:
             for name, _, call in tools:
                 registry.validate(name, call)
@@ -121,7 +125,7 @@ def time_catalog(rounds: int) -> dict[str, list[float]]:
     def toolreg_first_tool() -> None:
         registry = toolreg.ToolRegistry()
         for name, schema, _ in tools:
-            registry.register(name, schema, print)
+            registry.register(name, schema, _handler)
         registry.validate(tools[0][0], tools[0][2])
 
     builders: dict[str, Callable[[], None]] = {

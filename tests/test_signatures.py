@@ -78,3 +78,24 @@ def test_nothing_is_registered_when_the_handler_is_refused():
     with pytest.raises(toolreg.InvalidToolError):
         tools.register("math.div", SCHEMA, lambda x: x)
     assert "math.div" not in tools and tools.names() == []
+
+
+def _shapes():
+    def a(x, y=1, *args, z, w=2, **kwargs): ...
+    def b(x, /, y, z=3): ...
+    def c(x=1, /, *, y): ...
+    def d(): ...
+    async def e(path, limit=None): ...
+
+    return [a, b, c, d, e, lambda q, r=None: None]
+
+
+@pytest.mark.parametrize("function", _shapes(), ids=lambda f: f.__name__)
+def test_a_function_is_read_from_its_code_as_inspect_reads_it(function):
+    from toolreg._signatures import _parameters
+
+    @functools.wraps(function)
+    def wrapped(*args, **kwargs):  # __wrapped__ sends the reading through inspect.signature
+        return function(*args, **kwargs)
+
+    assert _parameters(function) == _parameters(wrapped)

@@ -270,7 +270,13 @@ def _type(value: Any, site: Site) -> Check:
         site.refuse("lists a type twice")
     tests = [JSON_TYPES[name] for name in names]
     expected, expected_type = " or ".join(names), freeze(value)
-    optional = "null" not in names and _optional_property(site)
+    # Whether the schema is an optional property's, worked out at the first null that fails it.
+    optional: list[bool] = []
+
+    def is_optional() -> bool:
+        if not optional:
+            optional.append(_optional_property(site))
+        return optional[0]
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not any(test(instance) for test in tests):
@@ -280,7 +286,7 @@ def _type(value: Any, site: Site) -> Check:
             if type(instance) is str and _UNQUOTED.fullmatch(instance) and len(instance) <= 40:
                 if any(test(json.loads(instance)) for test in tests):
                     quoted, hint = f"; write {instance} without the quotes", "unquote"
-            elif instance is None and optional:
+            elif instance is None and is_optional():
                 message, hint = f"{message}; leave the property out rather than send null", "omit"
             hinted: dict[str, Any] = {"hint": hint} if hint else {}
             errors.append(
@@ -719,19 +725,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
     facts = {"allowed": allowed}
     if isinstance(patterned, dict) and patterned:
         facts["allowed_patterns"] = freeze(list(patterned))
-    # What may be sent instead, from the schema alone (so the masked text may say it too).
-    shown = [show(name) for name in sorted(known)[:_NAMES_SHOWN]]
-    if len(known) > _NAMES_SHOWN:
-        shown.append(f"{len(known) - _NAMES_SHOWN} more")
-    if isinstance(patterned, dict) and patterned:
-        shown.append("names matching " + ", ".join(map(show, patterned)))
-    allowed_text = (
-        f"; the allowed properties are {_listed(shown)}"
-        if len(known) + len(patterned or ()) > 1
-        else f"; the only allowed property is {shown[0]}"
-        if shown
-        else "; no properties are allowed here"
-    )
+    said: list[str] = []  # the words naming what is allowed, written at the first error
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
         def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
@@ -740,8 +734,10 @@ def _additional_properties(value: Any, site: Site) -> Check:
                     extra_names(instance) if searches else [name for name in instance if name not in known]
                 )
                 if extra:
-                    masked_why = f"the schema does not allow{allowed_text}"
-                    errors.append(_extra_properties(site, path, extra, allowed_text, masked_why, facts))
+                    if not said:
+                        said.append(_allowed_text(known, patterned if isinstance(patterned, dict) else {}))
+                    masked_why = f"the schema does not allow{said[0]}"
+                    errors.append(_extra_properties(site, path, extra, said[0], masked_why, facts))
 
         return check_no_extra
     child = site.subschema(value)
@@ -756,6 +752,18 @@ def _additional_properties(value: Any, site: Site) -> Check:
 
 
 _NAMES_SHOWN = 20
+
+
+def _allowed_text(known: frozenset[str], patterned: dict[str, Any]) -> str:
+    """What a closed object allows, from the schema alone (so the masked text may say it too)."""
+    shown = [show(name) for name in sorted(known)[:_NAMES_SHOWN]]
+    if len(known) > _NAMES_SHOWN:
+        shown.append(f"{len(known) - _NAMES_SHOWN} more")
+    if patterned:
+        shown.append("names matching " + ", ".join(map(show, patterned)))
+    if len(known) + len(patterned) > 1:
+        return f"; the allowed properties are {_listed(shown)}"
+    return f"; the only allowed property is {shown[0]}" if shown else "; no properties are allowed here"
 
 
 def _listed(names: list[str]) -> str:
@@ -907,6 +915,12 @@ def _details(found: list[ValidationError], here: str) -> str:
 
 # A tagged union: the property whose constant value chooses the branch, and each value's branch.
 Tag = tuple[str, tuple[tuple[Any, int], ...]]
+
+
+def _tag_of(found: list[Tag | None], branches: Any, site: Site) -> Tag | None:
+    if not found:
+        found.append(_union_tag(branches, site))
+    return found[0]
 
 
 def _union_tag(branches: Any, site: Site) -> Tag | None:
@@ -1088,11 +1102,13 @@ def _any_of(value: Any, site: Site) -> Check:
     """The instance matches at least one schema; otherwise one error carrying every branch's errors."""
 
     branches = site.schemas(value, in_place=True)
-    tag = _union_tag(value, site)
+    tags: list[Tag | None] = []  # the union's tag, read at its first failure
 
     def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
         return (
-            _no_branch_matched(site, path, outcomes, "at least one", tag, instance) if all(outcomes) else None
+            _no_branch_matched(site, path, outcomes, "at least one", _tag_of(tags, value, site), instance)
+            if all(outcomes)
+            else None
         )
 
     return BranchCheck(branches, judge, until_one=True)
@@ -1102,12 +1118,14 @@ def _one_of(value: Any, site: Site) -> Check:
     """The instance matches exactly one schema; the error says which matched, or what each wanted."""
 
     branches = site.schemas(value, in_place=True)
-    tag = _union_tag(value, site)
+    tags: list[Tag | None] = []  # the union's tag, read at its first failure
 
     def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
         matched = [index for index, found in enumerate(outcomes) if not found]
         if not matched:
-            return _no_branch_matched(site, path, outcomes, "exactly one", tag, instance)
+            return _no_branch_matched(
+                site, path, outcomes, "exactly one", _tag_of(tags, value, site), instance
+            )
         if len(matched) == 1:
             return None
         which = ", ".join(map(str, matched))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 from ._errors import InvalidToolError
@@ -28,45 +29,68 @@ def check_handler(name: str, schema: Any, handler: Callable[..., Any]) -> None:
     open object allows beyond those it names are not checked: a call that sends one to a handler
     without ``**kwargs`` is reported by ``call`` as the handler's error.
     """
-    try:
-        signature = inspect.signature(handler)
-    except (TypeError, ValueError):
+    read = _parameters(handler)
+    if read is None or not isinstance(schema, dict):
         return
-    if not isinstance(schema, dict):
-        return
+    by_keyword, takes_any, positional_only = read
     properties = schema.get("properties", {})
     properties = properties if isinstance(properties, dict) else {}
     required = [item for item in schema.get("required", []) if isinstance(item, str)]
-    parameters = signature.parameters
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
-    by_keyword = {
-        key: parameter
-        for key, parameter in parameters.items()
-        if parameter.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    }
-    problems = []
-    empty = inspect.Parameter.empty
-    for key, parameter in parameters.items():
-        if parameter.kind is inspect.Parameter.POSITIONAL_ONLY and parameter.default is empty:
-            problems.append(f"parameter {key!r} is positional-only, but toolreg passes arguments by keyword")
+    problems = [
+        f"parameter {key!r} is positional-only, but toolreg passes arguments by keyword"
+        for key in positional_only
+    ]
     for prop in required:
         if prop not in by_keyword and not takes_any:
             problems.append(f"the schema requires {prop!r}, but the handler has no parameter {prop!r}")
     for prop in properties:
         if prop not in by_keyword and not takes_any and prop not in required:
             problems.append(f"the schema allows {prop!r}, but the handler has no parameter {prop!r}")
-    for key, parameter in by_keyword.items():
-        if parameter.default is empty and key not in required:
+    for key, default in by_keyword.items():
+        if default is _MISSING and key not in required:
             where = "names it as optional" if key in properties else "does not name it"
             problems.append(f"the handler's parameter {key!r} has no default, but the schema {where}")
         rule = properties.get(key)
         stated = rule.get("default", _MISSING) if isinstance(rule, dict) else _MISSING
-        if stated is not _MISSING and parameter.default is not empty and not _same(stated, parameter.default):
-            problems.append(
-                f"the schema's default for {key!r} is {stated!r}, the handler's is {parameter.default!r}"
-            )
+        if stated is not _MISSING and default is not _MISSING and not _same(stated, default):
+            problems.append(f"the schema's default for {key!r} is {stated!r}, the handler's is {default!r}")
     if problems:
         raise InvalidToolError(f"the handler of {name!r} does not fit its schema: " + "; ".join(problems))
+
+
+def _parameters(handler: Callable[..., Any]) -> tuple[dict[str, Any], bool, list[str]] | None:
+    """Each parameter a keyword can reach with its default (or ``_MISSING``), whether the handler
+    takes ``**kwargs``, and its positional-only parameters without a default; None when unreadable.
+    A plain function is read from its code object, the rest through ``inspect.signature``."""
+    code = getattr(handler, "__code__", None)
+    if type(handler) is FunctionType and code is not None and not hasattr(handler, "__wrapped__"):
+        positional = code.co_varnames[: code.co_argcount]
+        keyword_only = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+        defaults = handler.__defaults__ or ()
+        first_default = len(positional) - len(defaults)
+        kw_defaults = handler.__kwdefaults__ or {}
+        by_keyword = {
+            key: defaults[index - first_default] if index >= first_default else _MISSING
+            for index, key in enumerate(positional)
+        }
+        by_keyword.update({key: kw_defaults.get(key, _MISSING) for key in keyword_only})
+        lone = [
+            key for index, key in enumerate(positional[: code.co_posonlyargcount]) if index < first_default
+        ]
+        for key in positional[: code.co_posonlyargcount]:
+            del by_keyword[key]
+        return by_keyword, bool(code.co_flags & inspect.CO_VARKEYWORDS), lone
+    try:
+        signature = inspect.signature(handler)
+    except (TypeError, ValueError):
+        return None
+    empty, parameters = inspect.Parameter.empty, signature.parameters.values()
+    reachable = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return (
+        {p.name: _MISSING if p.default is empty else p.default for p in parameters if p.kind in reachable},
+        any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters),
+        [p.name for p in parameters if p.kind is inspect.Parameter.POSITIONAL_ONLY and p.default is empty],
+    )
 
 
 def _same(stated: Any, given: Any) -> bool:
