@@ -67,7 +67,7 @@ def test_a_timeout_fires_within_its_budget_for_a_sync_handler():
 def test_a_timeout_fires_within_its_budget_for_an_async_handler():
     tools = registry()
 
-    async def slow():
+    async def slow(**arguments):
         await asyncio.sleep(2.0)
 
     tools.register("slow.op", {"type": "object"}, slow, timeout_ms=50)
@@ -266,14 +266,16 @@ def test_a_handler_error_and_a_broken_output_reach_each_provider(provider):
 
 def test_mcp_results_carry_structured_content_and_its_text():
     tools = registry()
-    tools.register("calc.add", {"type": "object"}, lambda: {"sum": 3}, output_schema={"type": "object"})
+    tools.register(
+        "calc.add", {"type": "object"}, lambda **arguments: {"sum": 3}, output_schema={"type": "object"}
+    )
     answer = tools.answer({"name": "calc.add", "arguments": {}})
     assert answer == {
         "content": [{"type": "text", "text": '{"sum": 3}'}],
         "isError": False,
         "structuredContent": {"sum": 3},
     }
-    tools.register("calc.say", {"type": "object"}, lambda: "three")
+    tools.register("calc.say", {"type": "object"}, lambda **arguments: "three")
     assert "structuredContent" not in tools.answer({"name": "calc.say"})
 
 

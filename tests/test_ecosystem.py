@@ -203,7 +203,7 @@ def test_the_decorator_registers_the_function():
     tools = toolreg.ToolRegistry()
 
     @tools.tool("fs.read_file", schema=SCHEMA, description="Read a file", idempotent=True)
-    def read_file(path):
+    def read_file(path, **rest):
         return path
 
     assert read_file("x") == "x"

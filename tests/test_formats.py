@@ -67,7 +67,11 @@ def test_the_fast_path_and_the_reference_walk_agree_when_asserting():
 
 
 def test_a_registry_asserts_formats_for_every_tool_when_asked():
-    schema = {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}}
+    schema = {
+        "type": "object",
+        "properties": {"at": {"type": "string", "format": "date-time"}},
+        "additionalProperties": False,
+    }
     strict, lenient = toolreg.ToolRegistry(assert_formats=True), toolreg.ToolRegistry()
     for tools in (strict, lenient):
         tools.register("cal.add", schema, lambda at=None: at)

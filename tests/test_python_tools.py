@@ -151,6 +151,7 @@ def test_a_decorated_function_round_trips():
 
 def test_a_pydantic_model_is_a_schema_and_validates_without_coercion():
     class ReadFile(BaseModel):
+        model_config = pydantic.ConfigDict(extra="forbid")
         path: str
         limit: int = 10
 

@@ -10,6 +10,7 @@ SCHEMA = {
     "type": "object",
     "properties": {"numerator": {"type": "number"}, "denominator": {"type": "number", "default": 1}},
     "required": ["numerator"],
+    "additionalProperties": False,
 }
 
 
@@ -99,3 +100,22 @@ def test_a_function_is_read_from_its_code_as_inspect_reads_it(function):
         return function(*args, **kwargs)
 
     assert _parameters(function) == _parameters(wrapped)
+
+
+def test_an_open_object_needs_a_handler_that_takes_what_it_does_not_name():
+    open_schema = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
+
+    def read(path):
+        return path
+
+    message = refusal(read, open_schema)
+    assert "allows properties it does not name" in message and "**kwargs" in message
+
+    def read_more(path, **rest):
+        return path
+
+    toolreg.ToolRegistry().register("fs.read", open_schema, read_more)
+    toolreg.ToolRegistry().register("fs.read", {**open_schema, "additionalProperties": False}, read)
+    # A tool without arguments says so by closing its object, or takes **kwargs.
+    toolreg.ToolRegistry().register("clock.now", {"type": "object", "additionalProperties": False}, lambda: 0)
+    assert "does not name" in refusal(lambda: 0, {"type": "object"})

@@ -23,11 +23,11 @@ def check_handler(name: str, schema: Any, handler: Callable[..., Any]) -> None:
     - a parameter without a default that is not a required property (a call may leave it out);
     - a property the schema names that no parameter takes (and no ``**kwargs``);
     - a parameter that cannot be passed by keyword (positional-only) and has no default;
-    - a default in the schema that differs from the parameter's default.
+    - a default in the schema that differs from the parameter's default;
+    - an object open to properties it does not name (``additionalProperties`` not false), for a
+      handler without ``**kwargs``: a valid call could send one, and the handler could not take it.
 
-    A handler whose signature Python cannot read (some built-ins) is taken as it is. Properties an
-    open object allows beyond those it names are not checked: a call that sends one to a handler
-    without ``**kwargs`` is reported by ``call`` as the handler's error.
+    A handler whose signature Python cannot read (some built-ins) is taken as it is.
     """
     read = _parameters(handler)
     if read is None or not isinstance(schema, dict):
@@ -46,6 +46,12 @@ def check_handler(name: str, schema: Any, handler: Callable[..., Any]) -> None:
     for prop in properties:
         if prop not in by_keyword and not takes_any and prop not in required:
             problems.append(f"the schema allows {prop!r}, but the handler has no parameter {prop!r}")
+    if not takes_any and _open(schema):
+        problems.append(
+            "the schema allows properties it does not name (its additionalProperties is not false), but "
+            'the handler takes no **kwargs: close the schema with "additionalProperties": false, or '
+            "give the handler **kwargs"
+        )
     for key, default in by_keyword.items():
         if default is _MISSING and key not in required:
             where = "names it as optional" if key in properties else "does not name it"
@@ -56,6 +62,13 @@ def check_handler(name: str, schema: Any, handler: Callable[..., Any]) -> None:
             problems.append(f"the schema's default for {key!r} is {stated!r}, the handler's is {default!r}")
     if problems:
         raise InvalidToolError(f"the handler of {name!r} does not fit its schema: " + "; ".join(problems))
+
+
+def _open(schema: dict[str, Any]) -> bool:
+    """Whether a valid call may hold properties the schema does not name."""
+    if schema.get("additionalProperties", True) is False or schema.get("unevaluatedProperties") is False:
+        return False
+    return schema.get("type") in ("object", None) or "object" in (schema.get("type") or ())
 
 
 def _parameters(handler: Callable[..., Any]) -> tuple[dict[str, Any], bool, list[str]] | None:
