@@ -142,6 +142,9 @@ def time_catalog(rounds: int) -> dict[str, list[float]]:
         ),
         "fastjsonschema compile": lambda: [fastjsonschema.compile(s) for _, s, _ in tools] and None,
         "jsonschema-rs build": lambda: [jsonschema_rs.Draft202012Validator(s) for _, s, _ in tools] and None,
+        "jsonschema-rs build + every tool validated once": lambda: (
+            [list(jsonschema_rs.Draft202012Validator(s).iter_errors(call)) for _, s, call in tools] and None
+        ),
     }
     samples: dict[str, list[float]] = {name: [] for name in builders}
     names = list(builders)
@@ -190,15 +193,23 @@ def _versions() -> dict[str, str]:
     return {package: version(package) for package in packages}
 
 
-# Each goal: workload, toolreg's row, the peer's row, the bound on toolreg / peer.
+# Each goal: workload, toolreg's row, the peer's row, the bound on toolreg / peer (the project's
+# goals for errors as data: three errors at 0.4x jsonschema-rs, 10,000 rows at 1.2x the floor, a
+# catalog registered at 2x and registered and called once at 4x jsonschema-rs).
 GOALS = (
     ("small_valid", TOOLREG, "fastjsonschema (first error)", 0.7),
     ("small_valid", TOOLREG, "hand-written floor", 2.0),
-    ("small_invalid", TOOLREG, "jsonschema-rs iter_errors", 0.6),
+    ("small_invalid", TOOLREG, "jsonschema-rs iter_errors", 0.4),
     ("nested_valid", TOOLREG, "fastjsonschema (first error)", 0.5),
-    ("large_valid", TOOLREG, "hand-written floor", 1.5),
-    ("large_invalid", TOOLREG, "hand-written floor", 1.5),
-    ("catalog", "toolreg register (with schema check)", "jsonschema-rs build", 5.0),
+    ("large_valid", TOOLREG, "hand-written floor", 1.2),
+    ("large_invalid", TOOLREG, "hand-written floor", 1.2),
+    ("catalog", "toolreg register (with schema check)", "jsonschema-rs build", 2.0),
+    (
+        "catalog",
+        "toolreg register + every tool validated once",
+        "jsonschema-rs build + every tool validated once",
+        4.0,
+    ),
 )
 
 

@@ -29,7 +29,7 @@ def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
     """
     if not _last_compiled or _last_compiled[0][0] is not schema:
         # One schema is judged against several instances in a row: compile it once for them.
-        _last_compiled[:] = [(schema, toolreg.compile(schema))]
+        _last_compiled[:] = [(schema, toolreg.compile(schema).prepare())]
     validator = _last_compiled[0][1]
     fast, reference = validator.validate(instance), validator.validate_reference(instance)
     if fast != reference:

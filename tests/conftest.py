@@ -13,3 +13,18 @@ settings.register_profile(
     "fuzz", max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+import pytest  # noqa: E402
+
+import toolreg._validator  # noqa: E402
+
+# A validator answers its first calls with the reference walk; these tests hold the generated code
+# to the reference walk, so they make every validator generate its code at its first call. The
+# walk-first policy itself has its own test (tests/test_registry.py), which sets this back.
+WALKED_VALUES = toolreg._validator.WALKED_VALUES
+
+
+@pytest.fixture(autouse=True)
+def _fast_path_from_the_first_call(monkeypatch):
+    monkeypatch.setattr(toolreg._validator, "WALKED_VALUES", 0)

@@ -215,3 +215,21 @@ def test_a_registry_can_generate_the_fast_paths_now(monkeypatch):
         registry.prepare(["nope"])
     with pytest.raises(toolreg.InvalidToolError):
         registry.prepare("a")
+
+
+def test_a_tool_called_a_few_times_never_generates_code(monkeypatch):
+    from tests.conftest import WALKED_VALUES
+
+    monkeypatch.setattr(toolreg._validator, "WALKED_VALUES", WALKED_VALUES)
+    registry = toolreg.ToolRegistry()
+    registry.register("a", {"type": "object", "properties": {"n": {"type": "integer"}}}, accept_any)
+    validator = registry.get("a").validator
+    # Each call holds two values (the object and n): the walk answers until they add up.
+    for _ in range(WALKED_VALUES // 2):
+        assert registry.validate("a", {"n": "1"})[0].keyword == "type"
+    assert validator._fast is None  # answered by the reference walk so far
+    assert registry.validate("a", {"n": 1}) == [] and validator._fast is not None
+    # A large call is walked once at most before the code is generated.
+    large = toolreg.compile({"type": "array", "items": {"type": "integer"}})
+    assert large.validate(list(range(1000))) == [] and large._fast is None
+    assert large.validate(list(range(1000))) == [] and large._fast is not None

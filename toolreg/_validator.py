@@ -14,7 +14,11 @@ from ._limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limi
 from ._pointer import to_pointer
 from ._schema import Compiled, compile_schema
 
-__all__ = ["Validator", "compile", "validate"]
+__all__ = ["Validator", "compile", "validate", "WALKED_VALUES"]
+
+# How many values of the instances it is called with the reference walk answers for before a
+# validator generates its fast path: about what generating it costs (a millisecond or so).
+WALKED_VALUES = 500
 
 
 class Validator:
@@ -22,13 +26,15 @@ class Validator:
 
     ``validate`` returns :class:`~toolreg.Ok` (falsy, the empty list of errors) or the list of
     every error, so ``if errors := validator.validate(value):`` reports and ``else`` proceeds.
-    It runs generated straight-line code (see :attr:`source`), made at the first call;
-    ``validate_reference`` runs the readable recursive walk it is checked against. Both return
+    Its first calls are answered by the readable recursive walk (``validate_reference``) until they
+    have held :data:`WALKED_VALUES` values; later ones by generated straight-line code (see
+    :attr:`source`), made then, or earlier by :meth:`prepare`: a tool called a few times never pays
+    for code generation, and a large call pays for one walk at most. Both return
     the same errors in the same order. The schema is a private snapshot: :attr:`schema` hands out
     copies, so nothing done to them changes what either path checks.
     """
 
-    __slots__ = ("_compiled", "_source", "_fast", "_key", "__weakref__")
+    __slots__ = ("_compiled", "_source", "_fast", "_key", "_walked", "__weakref__")
 
     def __init__(
         self,
@@ -42,12 +48,14 @@ class Validator:
         self._source: str | None = None
         self._fast: FastCheck | None = None
         self._key: Any = None
+        self._walked = 0
 
     @classmethod
     def _of(cls, compiled: Compiled) -> Validator:
         """A validator over a schema compiled already (the registry snapshots each schema once)."""
         validator = cls.__new__(cls)
         validator._compiled, validator._source, validator._fast, validator._key = compiled, None, None, None
+        validator._walked = 0
         return validator
 
     @property
@@ -91,7 +99,14 @@ class Validator:
 
     def validate(self, instance: Any) -> Result:
         """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""
-        fast = self._fast or self._build()
+        fast = self._fast
+        if fast is None:
+            # Generating code costs about what walking a few hundred values does: walk until then.
+            if self._walked < WALKED_VALUES:
+                walked, values = _walk_counted(self._compiled, instance)
+                self._walked += max(values, 1)
+                return walked or OK
+            fast = self._build()
         try:
             errors = fast(instance, self._compiled.limits.max_work)
         except (RecursionError, RuntimeError):
@@ -130,11 +145,21 @@ class Validator:
 
 
 def _walk(compiled: Compiled, instance: Any) -> list[ValidationError]:
+    return _walk_counted(compiled, instance)[0]
+
+
+def _walk_counted(compiled: Compiled, instance: Any) -> tuple[list[ValidationError], int]:
+    """The reference walk's errors, and how many values the instance holds."""
     limit = compiled.limits.max_depth
     problems, values, exact = survey(instance, limit)
     if problems:
         # Schema keywords only speak of JSON values within the limits, so these come alone.
-        return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems]
+        return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems], values
+    return _checked(compiled, instance, values, exact), values
+
+
+def _checked(compiled: Compiled, instance: Any, values: int, exact: bool) -> list[ValidationError]:
+    limit = compiled.limits.max_depth
     if not exact:
         # Subclasses (an OrderedDict, an IntEnum, or a hostile one overriding __iter__ or __eq__) are
         # read once with the built-in types' own methods; the checks then see plain values only.
