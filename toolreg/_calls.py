@@ -251,6 +251,51 @@ async def _run_async(handler: Callable[..., Any], args: Mapping[str, Any], timeo
     return task.result()
 
 
+@dataclass
+class _Tries:
+    """One call's tries: the tool, its arguments and time budget, the waits left before retries."""
+
+    registry: ToolRegistry
+    record: ToolRecord
+    args: Any
+    timeout_ms: float | None
+    waits: list[float]
+    with_traceback: bool
+    attempts: int = 0
+
+    def settle(self, output: Any, error: Exception | None) -> CallResult | float:
+        """What one try came to: the result to return, or the seconds to wait before the next try."""
+        self.attempts += 1
+        record = self.record
+        if error is None:
+            return _checked_output(record, self.registry, output, self.attempts)
+        if isinstance(error, _TimedOut):
+            failed = _timeout(record, self.timeout_ms or 0, self.attempts)
+        elif isinstance(error, TransientError):
+            failed = _handler_failure(record, error, self.attempts, self.with_traceback)
+        else:
+            return _handler_failure(record, error, self.attempts, self.with_traceback)
+        return self.waits.pop(0) if self.waits else failed
+
+
+def _tries(
+    registry: ToolRegistry,
+    name: str,
+    args: Any,
+    strict: bool,
+    with_traceback: bool,
+    policy: RetryPolicy,
+    default_timeout_ms: float | None,
+    naming: str | None,
+) -> _Tries | CallResult:
+    prepared = _prepare(registry, name, args, strict, naming)
+    if isinstance(prepared, CallResult):
+        return prepared
+    record, args = prepared
+    budget = _budget(record, default_timeout_ms)
+    return _Tries(registry, record, args, budget, _retries(record, policy), with_traceback)
+
+
 def call_tool(
     registry: ToolRegistry,
     name: str,
@@ -263,28 +308,17 @@ def call_tool(
     naming: str | None = None,
 ) -> CallResult:
     """See :meth:`ToolRegistry.call`."""
-    prepared = _prepare(registry, name, args, strict, naming)
-    if isinstance(prepared, CallResult):
-        return prepared
-    record, args = prepared
-    timeout_ms = _budget(record, default_timeout_ms)
-    waits = _retries(record, policy)
-    attempts = 0
-    while True:
-        attempts += 1
+    tries = _tries(registry, name, args, strict, with_traceback, policy, default_timeout_ms, naming)
+    while isinstance(tries, _Tries):
         try:
-            output = _run_sync(record.handler, args, timeout_ms)
-        except _TimedOut:
-            failed = _timeout(record, timeout_ms or 0, attempts)
-        except TransientError as error:
-            failed = _handler_failure(record, error, attempts, with_traceback)
-        except Exception as error:
-            return _handler_failure(record, error, attempts, with_traceback)
-        else:
-            return _checked_output(record, registry, output, attempts)
-        if not waits:
-            return failed
-        time.sleep(waits.pop(0))
+            output, error = _run_sync(tries.record.handler, tries.args, tries.timeout_ms), None
+        except Exception as caught:
+            output, error = None, caught
+        settled = tries.settle(output, error)
+        if isinstance(settled, CallResult):
+            return settled
+        time.sleep(settled)
+    return tries
 
 
 async def acall_tool(
@@ -299,25 +333,14 @@ async def acall_tool(
     naming: str | None = None,
 ) -> CallResult:
     """See :meth:`ToolRegistry.acall`."""
-    prepared = _prepare(registry, name, args, strict, naming)
-    if isinstance(prepared, CallResult):
-        return prepared
-    record, args = prepared
-    timeout_ms = _budget(record, default_timeout_ms)
-    waits = _retries(record, policy)
-    attempts = 0
-    while True:
-        attempts += 1
+    tries = _tries(registry, name, args, strict, with_traceback, policy, default_timeout_ms, naming)
+    while isinstance(tries, _Tries):
         try:
-            output = await _run_async(record.handler, args, timeout_ms)
-        except _TimedOut:
-            failed = _timeout(record, timeout_ms or 0, attempts)
-        except TransientError as error:
-            failed = _handler_failure(record, error, attempts, with_traceback)
-        except Exception as error:
-            return _handler_failure(record, error, attempts, with_traceback)
-        else:
-            return _checked_output(record, registry, output, attempts)
-        if not waits:
-            return failed
-        await asyncio.sleep(waits.pop(0))
+            output, error = await _run_async(tries.record.handler, tries.args, tries.timeout_ms), None
+        except Exception as caught:
+            output, error = None, caught
+        settled = tries.settle(output, error)
+        if isinstance(settled, CallResult):
+            return settled
+        await asyncio.sleep(settled)
+    return tries

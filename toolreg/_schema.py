@@ -281,21 +281,7 @@ class _Compiler:
         self.applies_in_place(location[:-1], start, via_ref=pointer)
         self.ref_targets[pointer] = start
         self.deferred(declared, start)
-        checks, anchors = self.checks, self.recursive_anchors
-
-        def choose(errors: list[ValidationError]) -> Path:
-            for uri in errors.scope if type(errors) is Findings else ():
-                if uri in anchors:
-                    return anchors[uri]
-            return start
-
-        def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-            spend(errors)
-            chosen = choose(errors)
-            _entering(self.base_of(chosen), checks[to_pointer(chosen)])(instance, path, errors)
-
-        self.dynamic_targets[pointer] = choose
-        return target
+        return self._outermost(pointer, start, self.recursive_anchors)
 
     def dynamic_reference(self, ref: str, location: Path) -> Check:
         pointer = to_pointer(location)
@@ -307,12 +293,18 @@ class _Compiler:
         self.applies_in_place(location[:-1], start, via_ref=pointer)
         self.deferred(declared, start)
         self.dynamic_names.add(name)
-        checks, anchors = self.checks, self.dynamic_anchors
+        return self._outermost(pointer, start, self.dynamic_anchors[name])
+
+    def _outermost(self, pointer: str, start: Path, anchors: dict[str, Path]) -> Check:
+        """The check of a $dynamicRef or $recursiveRef at ``pointer``: the schema ``anchors`` holds for
+        the outermost resource the walk has entered (by its URI), else ``start``. ``anchors`` is read
+        when the check runs, so documents read later count."""
+        checks = self.checks
 
         def choose(errors: list[ValidationError]) -> Path:
             for uri in errors.scope if type(errors) is Findings else ():
-                if uri in anchors[name]:
-                    return anchors[name][uri]
+                if uri in anchors:
+                    return anchors[uri]
             return start
 
         def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
