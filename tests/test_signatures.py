@@ -119,3 +119,9 @@ def test_an_open_object_needs_a_handler_that_takes_what_it_does_not_name():
     # A tool without arguments says so by closing its object, or takes **kwargs.
     toolreg.ToolRegistry().register("clock.now", {"type": "object", "additionalProperties": False}, lambda: 0)
     assert "does not name" in refusal(lambda: 0, {"type": "object"})
+
+
+def test_properties_named_by_pattern_need_kwargs_too():
+    schema = {"type": "object", "patternProperties": {"^x-": {}}, "additionalProperties": False}
+    assert "does not name" in refusal(lambda: 0, schema)
+    toolreg.ToolRegistry().register("t.x", schema, lambda **headers: headers)

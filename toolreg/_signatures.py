@@ -65,7 +65,10 @@ def check_handler(name: str, schema: Any, handler: Callable[..., Any]) -> None:
 
 
 def _open(schema: dict[str, Any]) -> bool:
-    """Whether a valid call may hold properties the schema does not name."""
+    """Whether a valid call may hold properties the schema does not name (by ``patternProperties``
+    too, whose names no parameter can foresee)."""
+    if isinstance(schema.get("patternProperties"), dict) and schema["patternProperties"]:
+        return True
     if schema.get("additionalProperties", True) is False or schema.get("unevaluatedProperties") is False:
         return False
     return schema.get("type") in ("object", None) or "object" in (schema.get("type") or ())
