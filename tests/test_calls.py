@@ -144,9 +144,9 @@ def test_acall_retries_as_call_does():
 
 
 def test_retry_policies_are_checked():
-    with pytest.raises(toolreg.ToolregError, match="attempts"):
+    with pytest.raises(toolreg.InvalidCallError, match="attempts"):
         toolreg.RetryPolicy(attempts=0)
-    with pytest.raises(toolreg.ToolregError, match="backoff_ms"):
+    with pytest.raises(toolreg.InvalidCallError, match="backoff_ms"):
         toolreg.RetryPolicy(backoff_ms=-1)
     with pytest.raises(toolreg.InvalidToolError, match="default_timeout_ms"):
         toolreg.ToolRegistry(default_timeout_ms=0)
@@ -317,9 +317,9 @@ def test_an_unknown_name_gets_the_nearest_names_in_the_provider_form():
 def test_what_is_no_tool_call_is_refused_naming_the_shapes():
     tools = registry()
     for odd in ([], {"type": "text", "text": "hi"}, {"function": "x"}, {"name": 3}):
-        with pytest.raises(toolreg.ToolregError, match="it reads"):
+        with pytest.raises(toolreg.InvalidCallError, match="it reads"):
             tools.answer(odd)
-    with pytest.raises(toolreg.ToolregError, match="provider must be one of"):
+    with pytest.raises(toolreg.InvalidCallError, match="provider must be one of"):
         tools.answer({"name": "x"}, provider="cohere")
 
 

@@ -158,13 +158,18 @@ def test_public_api():
         "normalize_bfcl",
         "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
         "InvalidToolError", "UnknownToolError", "UnknownProviderError", "InvalidArgumentsError",
-        "LimitsError", "CallResult", "RetryPolicy", "TransientError",
+        "LimitsError", "CallResult", "RetryPolicy", "TransientError", "InvalidCallError",
     }  # fmt: skip
     for name in toolreg.__all__:
         assert getattr(toolreg, name) is not None
     for error in (toolreg.SchemaError, toolreg.DuplicateToolError, toolreg.UnknownToolError):
         assert issubclass(error, toolreg.ToolregError)
-    assert issubclass(toolreg.TransientError, (toolreg.ToolregError, RuntimeError))
+    assert issubclass(toolreg.TransientError, toolreg.ToolregError) and issubclass(
+        toolreg.TransientError, RuntimeError
+    )
+    assert issubclass(toolreg.InvalidCallError, toolreg.ToolregError) and issubclass(
+        toolreg.InvalidCallError, ValueError
+    )
 
 
 def test_tools_with_the_same_schema_share_one_compiled_validator():

@@ -6,6 +6,7 @@ from ._errors import (
     DuplicateToolError,
     ExportError,
     InvalidArgumentsError,
+    InvalidCallError,
     InvalidToolError,
     InvalidToolNameError,
     LimitsError,
@@ -51,4 +52,5 @@ __all__ = [
     "InvalidArgumentsError",
     "LimitsError",
     "TransientError",
+    "InvalidCallError",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._errors import ToolregError, TransientError, UnknownToolError, ValidationError
+from ._errors import InvalidCallError, TransientError, UnknownToolError, ValidationError
 from ._feedback import format_errors, printable
 from ._validator import checked_schema
 
@@ -38,7 +38,7 @@ class RetryPolicy:
 
     def __post_init__(self) -> None:
         if isinstance(self.attempts, bool) or not isinstance(self.attempts, int) or self.attempts < 1:
-            raise ToolregError(f"RetryPolicy: attempts must be a positive int, not {self.attempts!r}")
+            raise InvalidCallError(f"RetryPolicy: attempts must be a positive int, not {self.attempts!r}")
         for name in ("backoff_ms", "max_backoff_ms"):
             value = getattr(self, name)
             if (
@@ -46,7 +46,7 @@ class RetryPolicy:
                 or not isinstance(value, (int, float))
                 or not 0 <= value < float("inf")
             ):
-                raise ToolregError(f"RetryPolicy: {name} must be a non-negative number, not {value!r}")
+                raise InvalidCallError(f"RetryPolicy: {name} must be a non-negative number, not {value!r}")
 
     def waits(self) -> Iterator[float]:
         """The seconds to wait before each try after the first."""

@@ -288,6 +288,10 @@ class ExportError(ToolregError, ValueError):
         self.schema_path = schema_path
 
 
+class InvalidCallError(ToolregError, ValueError):
+    """A value that is no tool call toolreg reads, or a calling option out of range."""
+
+
 class TransientError(ToolregError, RuntimeError):
     """Raised by a handler for a failure that may pass (a rate limit, a dropped connection): a tool
     marked idempotent is tried again, within its registry's RetryPolicy."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._calls import CallResult
-from ._errors import ToolregError, ValidationError
+from ._errors import InvalidCallError, ValidationError
 from ._feedback import printable
 from ._json import json_type
 from ._providers import from_provider_name
@@ -45,20 +45,20 @@ class ToolCall:
     problem: str | None = None
 
 
-def _not_a_call(call: Any) -> ToolregError:
+def _not_a_call(call: Any) -> InvalidCallError:
     shapes = "; ".join(CALL_SHAPES.values())
     kind = json_type(call) or type(call).__name__
-    return ToolregError(f"not a tool call toolreg reads ({_a(kind)}); it reads {shapes}")
+    return InvalidCallError(f"not a tool call toolreg reads ({_a(kind)}); it reads {shapes}")
 
 
 def read_call(call: Any, provider: str | None = None) -> ToolCall:
     """The tool call in any of :data:`CALL_SHAPES`, found by its shape unless ``provider`` names it.
 
     Arguments that arrive as JSON text are read here; text that is not one JSON object becomes the
-    call's ``problem``, worded for the model. A value that is no tool call at all raises ToolregError.
+    call's ``problem``, worded for the model. A value that is no tool call at all raises InvalidCallError.
     """
     if provider is not None and provider not in CALL_SHAPES:
-        raise ToolregError(f"provider must be one of {', '.join(CALL_SHAPES)}, not {provider!r}")
+        raise InvalidCallError(f"provider must be one of {', '.join(CALL_SHAPES)}, not {provider!r}")
     if not isinstance(call, dict):
         raise _not_a_call(call)
     shape = provider or _shape_of(call)
@@ -81,7 +81,7 @@ def read_call(call: Any, provider: str | None = None) -> ToolCall:
     if not isinstance(sent, str):
         raise _not_a_call(call)
     if identifier is not None and not isinstance(identifier, str):
-        raise ToolregError(f"the call's id must be a string, not {json_type(identifier)}")
+        raise InvalidCallError(f"the call's id must be a string, not {json_type(identifier)}")
     arguments, problem = parse_arguments(raw) if isinstance(raw, str) else (raw, None)
     if problem is None and not isinstance(arguments, dict):
         arguments, problem = (
