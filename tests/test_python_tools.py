@@ -178,14 +178,8 @@ def test_a_handler_may_take_the_model_instance():
 
 
 def test_without_pydantic_the_message_says_how_to_get_it(monkeypatch):
-    import toolreg._pydantic
+    import sys
 
-    def missing():
-        raise toolreg.InvalidToolError(
-            "a schema from a Python function or model needs pydantic: pip install 'toolreg[pydantic]', "
-            "or pass schema= yourself"
-        )
-
-    monkeypatch.setattr(toolreg._pydantic, "_pydantic", missing)
+    monkeypatch.setitem(sys.modules, "pydantic", None)  # `import pydantic` now fails, as when absent
     with pytest.raises(toolreg.InvalidToolError, match=r"toolreg\[pydantic\]"):
         toolreg.ToolRegistry().tool("t.x")(lambda a: a)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._errors import InvalidCallError, TransientError, UnknownToolError, ValidationError
 from ._feedback import format_errors, printable
+from ._providers import provider_form
 from ._validator import checked_schema
 
 if TYPE_CHECKING:
@@ -76,14 +77,12 @@ class CallResult:
         """The output as text (a string as it is, anything else as JSON), or the failure's message."""
         if not self.ok:
             return self.message
-        return self.output if isinstance(self.output, str) else _json_text(self.output)
-
-
-def _json_text(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return printable(repr(value))
+        if isinstance(self.output, str):
+            return self.output
+        try:
+            return json.dumps(self.output, ensure_ascii=False)
+        except (TypeError, ValueError):
+            return printable(repr(self.output))
 
 
 def without_optional_nulls(schema: Any, args: Any, *, depth: int = 0) -> Any:
@@ -159,8 +158,8 @@ def unknown_tool_message(registry: ToolRegistry, name: object, naming: str | Non
 
 
 def _named(name: str, naming: str | None) -> str:
-    # Names out of the registry are toolreg's; a provider that forbids dots saw them with dashes.
-    return name.replace(".", "-") if naming in ("openai", "openai-responses", "anthropic") else name
+    # Names out of the registry are toolreg's; the model saw them as its provider writes them.
+    return name if naming is None else provider_form(name, naming)
 
 
 def _checked_output(record: ToolRecord, registry: ToolRegistry, output: Any, attempts: int) -> CallResult:

@@ -44,6 +44,11 @@ class ToolCall:
     arguments: Any
     problem: str | None = None
 
+    @property
+    def naming(self) -> str:
+        """The provider whose rule for names the model saw them by."""
+        return _NAMING[self.provider]
+
 
 def _not_a_call(call: Any) -> InvalidCallError:
     shapes = "; ".join(CALL_SHAPES.values())
@@ -88,7 +93,7 @@ def read_call(call: Any, provider: str | None = None) -> ToolCall:
             None,
             f"The arguments must be a JSON object, not {_a(json_type(arguments) or 'value')}.",
         )
-    name = from_provider_name(sent, _NAMING[shape])
+    name = from_provider_name(sent, _NAMING[shape])  # a name as this provider writes it, mapped back
     return ToolCall(shape, identifier, sent, name, arguments, problem)
 
 
@@ -142,21 +147,11 @@ def parse_arguments(text: str) -> tuple[Any, str | None]:
     return value, None
 
 
-def _text_of(output: Any) -> str:
-    if isinstance(output, str):
-        return output
-    try:
-        return json.dumps(output, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return printable(repr(output))
-
-
 def result_message(call: ToolCall, result: CallResult, *, structured: bool = False) -> dict[str, Any]:
     """The message that answers ``call`` in its provider's shape: the output, or the failure's text
     with the provider's error flag. ``structured`` (MCP, a tool with an output schema) sends the
     output as ``structuredContent`` too, with its JSON text, as MCP asks."""
-    failed = not result.ok
-    text = result.message if failed else _text_of(result.output)
+    failed, text = not result.ok, result.text
     if call.provider == "openai":
         return {"role": "tool", "tool_call_id": call.id, "content": text}
     if call.provider == "openai-responses":

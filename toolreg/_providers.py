@@ -20,6 +20,7 @@ __all__ = [
     "Provider",
     "to_provider_name",
     "from_provider_name",
+    "provider_form",
     "export_tool",
     "openai_strict",
     "openai_strict_form",
@@ -69,12 +70,17 @@ def to_provider_name(name: str, provider: str) -> str:
     and :func:`from_provider_name` undoes it exactly.
     """
     rules = _provider(provider)
-    mapped = name if provider in _KEEPS_DOTS else name.replace(".", "-")
+    mapped = provider_form(name, provider)
     if not rules.pattern.fullmatch(mapped):
         raise ExportError(
             f"tool {name!r} becomes {mapped!r} for {provider}, which breaks its rule: {rules.rule}"
         )
     return mapped
+
+
+def provider_form(name: str, provider: str) -> str:
+    """``name`` as ``provider`` writes names (dots as dashes where it forbids dots), unchecked."""
+    return name if provider in _KEEPS_DOTS else name.replace(".", "-")
 
 
 def from_provider_name(mapped: str, provider: str) -> str:

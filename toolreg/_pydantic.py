@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import typing
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -147,8 +148,6 @@ def function_schemas(
 
 
 def _type_hints(function: Callable[..., Any]) -> dict[str, Any]:
-    import typing
-
     return typing.get_type_hints(function, include_extras=True)
 
 

@@ -438,7 +438,7 @@ class ToolRegistry:
             return result_message(found, problem_result(found))
         result = call_tool(
             self, found.name, found.arguments, strict=strict, with_traceback=with_traceback,
-            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.provider,
+            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.naming,
         )  # fmt: skip
         return result_message(found, result, structured=self._structured(found))
 
@@ -451,7 +451,7 @@ class ToolRegistry:
             return result_message(found, problem_result(found))
         result = await acall_tool(
             self, found.name, found.arguments, strict=strict, with_traceback=with_traceback,
-            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.provider,
+            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.naming,
         )  # fmt: skip
         return result_message(found, result, structured=self._structured(found))
 

@@ -44,7 +44,10 @@ class Validator:
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
     ) -> None:
-        self._compiled = compile_schema(schema, as_limits(limits), documents, assert_formats)
+        self._start(compile_schema(schema, as_limits(limits), documents, assert_formats))
+
+    def _start(self, compiled: Compiled) -> None:
+        self._compiled = compiled
         self._source: str | None = None
         self._fast: FastCheck | None = None
         self._key: Any = None
@@ -54,8 +57,7 @@ class Validator:
     def _of(cls, compiled: Compiled) -> Validator:
         """A validator over a schema compiled already (the registry snapshots each schema once)."""
         validator = cls.__new__(cls)
-        validator._compiled, validator._source, validator._fast, validator._key = compiled, None, None, None
-        validator._walked = 0
+        validator._start(compiled)
         return validator
 
     @property
