@@ -3,9 +3,11 @@
 The generator reads only the intermediate form compilation made (``_schema.Node``: each schema
 object's keywords in the table's order, with subschemas as locations and patterns compiled), never
 the schema itself. The generated code decides, with inline tests on exact types, whether each
-keyword fails; when one does, it calls that keyword's own check from the reference walk
-(``_keywords``), so every error, message and fact is the reference's, in the reference's order. It
-never builds a path or a pointer unless an error is reported.
+keyword fails; when one does, it appends the error the reference walk (``_keywords``) would make:
+the same site, path and kept part of the instance, worded by the same function when first read. For
+the keywords whose verdict takes more than a test (``multipleOf``, ``uniqueItems``, a closed object's
+extra names, …) it calls their reference check instead. Either way every error, message and fact
+is the reference's, in the reference's order, and no path is built unless an error is reported.
 
 Safety: no text from the schema is ever written into the source. Property names, limits,
 enum values and patterns reach the code as constants in its namespace (``c0``, ``c1``, …);
@@ -22,8 +24,8 @@ import collections
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._errors import ValidationError
-from ._keywords import BranchCheck, Findings, OverBudget, Path
+from ._errors import ValidationError, deferred_error
+from ._keywords import BranchCheck, Findings, OverBudget, Path, Site
 from ._pointer import InstanceKey, escape, to_pointer
 from ._schema import Compiled, Node
 from ._vocabulary import DEFAULT_DIALECT, keywords
@@ -120,6 +122,7 @@ class _Source:
             "K": InstanceKey,
             "Findings": Findings,
             "OverBudget": OverBudget,
+            "E": deferred_error,
         }
         self.counter = 0
 
@@ -201,6 +204,17 @@ class _Generator:
         check = self.source.constant(self.compiled.keyword_checks[f"{node.pointer}/{escape(keyword)}"])
         self.source.line(depth, f"{check}({value}, {_path_expression(path)}, errors)")
 
+    def fail(self, node: Node, keyword: str, kept: str, path: list[str], depth: int) -> None:
+        """Append the error of a keyword found failing, keeping what its reference check keeps: the
+        same site and words, so the error is the reference's, written only when read."""
+        schema = self.compiled.schema_at(node.location)
+        site = Site(
+            keyword, node.location + (keyword,), schema, self.compiled, f"{node.pointer}/{escape(keyword)}"
+        )
+        self.source.line(
+            depth, f"errors.append(E({self.source.constant(site)}, {_path_expression(path)}, {kept}))"
+        )
+
     def hand_over(
         self, node: Node, keywords: tuple[str, ...], value: str, path: list[str], depth: int
     ) -> None:
@@ -237,13 +251,14 @@ class _Generator:
             if _scalar_typed(plan):
                 # Passing the test proves the value plain JSON, so only a failure needs the walk.
                 line(depth + 1, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
-            self.report(node, "type", value, path, depth + 1)
+            kept = f"type({value}) if type({value}) is dict or type({value}) is list else {value}"
+            self.fail(node, "type", kept, path, depth + 1)
         if "enum" in plan:
             options = plan["enum"]
             if options and all(isinstance(option, str) for option in options):
                 allowed = self.source.constant(frozenset(options))
                 line(depth, f"if not ({kind} is str and {value} in {allowed}):")
-                self.report(node, "enum", value, path, depth + 1)
+                self.fail(node, "enum", "None", path, depth + 1)
             else:
                 self.report(node, "enum", value, path, depth)
         if "const" in plan:
@@ -252,7 +267,7 @@ class _Generator:
                 self.report(node, "const", value, path, depth)
             else:
                 line(depth, f"if not ({equal}):")
-                self.report(node, "const", value, path, depth + 1)
+                self.fail(node, "const", "None", path, depth + 1)
         self.emit_by_type(node, value, kind, path, depth)
         for branch in plan.get("allOf", ()):
             self.spend(depth)
@@ -266,7 +281,7 @@ class _Generator:
             line(depth, f"{scratch} = errors.scratch()")
             line(depth, f"{self.function_for(plan['not'])}({value}, (), {scratch}, {self.depth_of(path)})")
             line(depth, f"if not {scratch}:")
-            self.report(node, "not", value, path, depth + 1)
+            self.fail(node, "not", "None", path, depth + 1)
         self.hand_over(node, ("if", "unevaluatedItems", "unevaluatedProperties"), value, path, depth)
 
     def const_test(self, expected: Any, kind: str, value: str) -> str | None:
@@ -340,7 +355,7 @@ class _Generator:
         if "pattern" in node.keywords:
             search = self.source.constant(node.keywords["pattern"].search)
             line(depth, f"if not {search}({value}):")
-            self.report(node, "pattern", value, path, depth + 1)
+            self.fail(node, "pattern", "None", path, depth + 1)
 
     def emit_size_bounds(
         self,
@@ -357,7 +372,7 @@ class _Generator:
             if keyword in node.keywords:
                 limit = self.source.constant(int(node.keywords[keyword]))
                 self.source.line(depth, f"if {size} {fails} {limit}:")
-                self.report(node, keyword, value, path, depth + 1)
+                self.fail(node, keyword, size, path, depth + 1)
 
     def emit_number(self, node: Node, value: str, path: list[str], depth: int) -> None:
         self.source.line(depth, f"if {value} - {value} != 0: raise NotPlainJSON  # NaN or an infinity")
@@ -367,7 +382,7 @@ class _Generator:
             if keyword in node.keywords:
                 limit = self.source.constant(node.keywords[keyword])
                 self.source.line(depth, f"if {value} {fails} {limit}:")
-                self.report(node, keyword, value, path, depth + 1)
+                self.fail(node, keyword, value, path, depth + 1)
 
     def emit_array(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line, plan = self.source.line, node.keywords
@@ -404,10 +419,10 @@ class _Generator:
         line, plan = self.source.line, node.keywords
         line(depth, "pass")
         self.emit_size_bounds(node, value, path, depth, ("minProperties", "maxProperties"))
-        names = [self.source.constant(name) for name in plan.get("required", ())]
-        if names:
-            line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")
-            self.report(node, "required", value, path, depth + 1)
+        for name in plan.get("required", ()):
+            constant = self.source.constant(name)
+            line(depth, f"if {constant} not in {value}:")
+            self.fail(node, "required", constant, path, depth + 1)
         self.hand_over(node, ("dependentRequired",), value, path, depth)
         if "propertyNames" in plan:
             key = self.source.fresh("k")

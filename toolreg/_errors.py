@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple, Protocol
+
+from ._pointer import masked_pointer, to_pointer
 
 __all__ = [
     "Ok",
@@ -17,6 +19,9 @@ __all__ = [
     "freeze",
     "thaw",
     "trusted_error",
+    "deferred_error",
+    "Words",
+    "Wording",
     "ToolregError",
     "SchemaError",
     "DuplicateToolError",
@@ -93,6 +98,47 @@ INSTANCE_FACTS = frozenset({"actual", "length", "property_name", "extra", "dupli
 Masked = tuple[str, str, Mapping[str, Any]]
 # Stored as it is, or as a function that makes it when first asked for (an anyOf's branches).
 MaskedLater = Masked | Callable[[], Masked]
+_NO_FACTS: Mapping[str, Any] = MappingProxyType({})
+
+
+class Words(NamedTuple):
+    """What one error says: ``message`` then ``quoted`` (the words that repeat the instance, such as
+    ", is 0"), and its facts, frozen. A masked error keeps ``message`` and drops :data:`INSTANCE_FACTS`,
+    unless ``masked_message`` or ``masked_facts`` say otherwise (where the instance shows elsewhere)."""
+
+    message: str
+    quoted: str = ""
+    facts: Mapping[str, Any] = _NO_FACTS
+    masked_message: str | None = None
+    masked_facts: Mapping[str, Any] | None = None
+
+
+class Wording(Protocol):
+    """A keyword at one place in a schema, which words the errors it finds (``_keywords.Site``)."""
+
+    @property
+    def pointer(self) -> str: ...
+
+    @property
+    def keyword(self) -> str: ...
+
+    def words(self, kept: Any) -> Words: ...
+
+
+class _Worded:
+    """The site of an error made with its words already written."""
+
+    __slots__ = ("pointer", "keyword")
+
+    def __init__(self, pointer: str, keyword: str) -> None:
+        self.pointer, self.keyword = pointer, keyword
+
+    def words(self, kept: Any) -> Words:
+        raise AssertionError("an error made with its words is shown already")
+
+
+# An error as shown: its pointer, message and facts, and its masked form (or what makes it).
+_Shown = tuple[str, str, Mapping[str, Any], "MaskedLater | None"]
 
 
 class ValidationError:
@@ -102,16 +148,18 @@ class ValidationError:
     JSON Pointers; ``facts`` holds what a caller needs to fix the value (``expected_type``,
     ``missing``, ``limit`` …), read-only all the way down. Equal errors compare equal.
     :meth:`masked` gives the same error with nothing the instance held.
+
+    A validation keeps only where each error stands (the keyword's site and the path) and what it
+    needs of the instance (a length, a number, the names that are missing), never the caller's
+    containers; its pointer, message and facts are written from those when first read.
     """
 
-    __slots__ = ("path", "schema_path", "keyword", "message", "facts", "_masked")
+    __slots__ = ("_site", "_location", "_kept", "_shown")
 
-    path: str
-    schema_path: str
-    keyword: str
-    message: str
-    facts: Mapping[str, Any]
-    _masked: MaskedLater | None
+    _site: Wording
+    _location: tuple[str | int, ...]
+    _kept: Any
+    _shown: _Shown
 
     def __init__(
         self,
@@ -133,6 +181,46 @@ class ValidationError:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"ValidationError is immutable; cannot delete {name!r}")
+
+    @property
+    def path(self) -> str:
+        return self._show()[0]
+
+    @property
+    def schema_path(self) -> str:
+        return self._site.pointer
+
+    @property
+    def keyword(self) -> str:
+        return self._site.keyword
+
+    @property
+    def message(self) -> str:
+        return self._show()[1]
+
+    @property
+    def facts(self) -> Mapping[str, Any]:
+        return self._show()[2]
+
+    def _show(self) -> _Shown:
+        try:
+            return self._shown
+        except AttributeError:
+            pass
+        location, words = self._location, self._site.words(self._kept)
+        pointer, hidden = to_pointer(location), masked_pointer(location)
+        masked: Masked | None = None
+        message, quoted, facts, masked_message, masked_facts = words
+        if quoted or hidden is not None or masked_message is not None or masked_facts is not None:
+            if masked_facts is None:
+                masked_facts = {key: value for key, value in facts.items() if key not in INSTANCE_FACTS}
+            shown = message if masked_message is None else masked_message
+            masked = (pointer if hidden is None else hidden, shown, MappingProxyType(dict(masked_facts)))
+        if type(facts) is not MappingProxyType:
+            facts = MappingProxyType(dict(facts))
+        rendered: _Shown = (pointer, message + quoted, facts, masked)
+        _set_shown(self, rendered)  # two threads may both write it: they write equal values
+        return rendered
 
     def _key(self) -> tuple[str, str, str, str]:
         return (self.path, self.schema_path, self.keyword, self.message)
@@ -168,7 +256,8 @@ class ValidationError:
         return trusted_error(path, self.schema_path, self.keyword, message, dict(hidden_facts))
 
     def _hidden(self) -> Masked | None:
-        return self._masked() if callable(self._masked) else self._masked
+        masked = self._show()[3]
+        return masked() if callable(masked) else masked
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict: the four fields, then the facts."""
@@ -187,6 +276,16 @@ def _rebuild(
     return ValidationError(path, schema_path, keyword, message, facts, masked=masked)
 
 
+def deferred_error(site: Wording, path: tuple[str | int, ...], kept: Any) -> ValidationError:
+    """An error of the keyword at ``site``, at ``path`` (tokens), worded when first read from ``kept``:
+    the immutable part of the instance its words need (a length, a number, a tuple of names)."""
+    error = _new_error(ValidationError)
+    _set_site(error, site)
+    _set_location(error, path)
+    _set_kept(error, kept)
+    return error
+
+
 def trusted_error(
     path: str,
     schema_path: str,
@@ -195,12 +294,12 @@ def trusted_error(
     facts: dict[str, Any],
     masked: MaskedLater | None = None,
 ) -> ValidationError:
-    """An error from toolreg's own checks, whose facts are frozen already: no copy on the hot path.
+    """An error from toolreg's own checks with its words written, whose facts are frozen already.
 
     ``masked`` is the error's path, message and facts with nothing from the instance, where they
     differ from dropping :data:`INSTANCE_FACTS`, or a function that makes them when first asked for.
     """
-    error = object.__new__(ValidationError)
+    error = _new_error(ValidationError)
     _fill(error, path, schema_path, keyword, message, facts, masked)
     return error
 
@@ -214,21 +313,16 @@ def _fill(
     facts: dict[str, Any],
     masked: MaskedLater | None,
 ) -> None:
-    # Slot descriptors, since __setattr__ refuses: this runs once per error, on the hot path.
-    _set_path(error, path)
-    _set_schema_path(error, schema_path)
-    _set_keyword(error, keyword)
-    _set_message(error, message)
-    _set_facts(error, MappingProxyType(facts))
-    _set_masked(error, masked)
+    # Slot descriptors, since __setattr__ refuses.
+    _set_site(error, _Worded(schema_path, keyword))
+    _set_shown(error, (path, message, MappingProxyType(facts), masked))
 
 
-_set_path = vars(ValidationError)["path"].__set__
-_set_schema_path = vars(ValidationError)["schema_path"].__set__
-_set_keyword = vars(ValidationError)["keyword"].__set__
-_set_message = vars(ValidationError)["message"].__set__
-_set_facts = vars(ValidationError)["facts"].__set__
-_set_masked = vars(ValidationError)["_masked"].__set__
+_new_error = object.__new__
+_set_site = vars(ValidationError)["_site"].__set__
+_set_location = vars(ValidationError)["_location"].__set__
+_set_kept = vars(ValidationError)["_kept"].__set__
+_set_shown = vars(ValidationError)["_shown"].__set__
 
 
 class ToolregError(Exception):

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, Protocol
 from urllib.parse import urlsplit
@@ -17,6 +16,8 @@ from ._errors import (
     Masked,
     SchemaError,
     ValidationError,
+    Words,
+    deferred_error,
     freeze,
     trusted_error,
 )
@@ -40,6 +41,8 @@ __all__ = [
     "no_check",
     "Every",
     "EVERY",
+    "WORDS",
+    "kept_kind",
 ]
 
 Path = tuple[Token, ...]
@@ -175,15 +178,25 @@ class Compiler(Protocol):
     ) -> Callable[[Any, list[ValidationError]], Any]: ...
 
 
-@dataclass(frozen=True)
 class Site:
-    """Where a keyword stands in its schema, and how to compile the subschemas below it."""
+    """Where a keyword stands in its schema, how to compile the subschemas below it, and how to word
+    the errors it finds (the function :data:`WORDS` names for it, from what the check kept)."""
 
-    keyword: str
-    location: Path
-    schema: dict[str, Any]
-    compiler: Compiler
-    pointer: str
+    __slots__ = ("keyword", "location", "schema", "compiler", "pointer")
+
+    def __init__(
+        self, keyword: str, location: Path, schema: dict[str, Any], compiler: Compiler, pointer: str
+    ) -> None:
+        self.keyword, self.location, self.schema = keyword, location, schema
+        self.compiler, self.pointer = compiler, pointer
+
+    @property
+    def value(self) -> Any:
+        """The keyword's value in the schema snapshot."""
+        return self.schema[self.keyword]
+
+    def words(self, kept: Any) -> Words:
+        return WORDS[self.keyword](self, kept)
 
     def refuse(self, reason: str, *below: Token) -> NoReturn:
         raise SchemaError(
@@ -269,33 +282,31 @@ def _type(value: Any, site: Site) -> Check:
     if len(set(names)) != len(names):
         site.refuse("lists a type twice")
     tests = [JSON_TYPES[name] for name in names]
-    expected, expected_type = " or ".join(names), freeze(value)
-    # Whether the schema is an optional property's, worked out at the first null that fails it.
-    optional: list[bool] = []
-
-    def is_optional() -> bool:
-        if not optional:
-            optional.append(_optional_property(site))
-        return optional[0]
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not any(test(instance) for test in tests):
-            actual = json_type(instance)
-            message, quoted, hint = f"expected {expected}, got {actual}", "", None
-            # The two slips models make most: a number or a boolean in quotes, and null for "not given".
-            if type(instance) is str and _UNQUOTED.fullmatch(instance) and len(instance) <= 40:
-                if any(test(json.loads(instance)) for test in tests):
-                    quoted, hint = f"; write {instance} without the quotes", "unquote"
-            elif instance is None and is_optional():
-                message, hint = f"{message}; leave the property out rather than send null", "omit"
-            hinted: dict[str, Any] = {"hint": hint} if hint else {}
-            errors.append(
-                site.failure(
-                    path, message, quoted=quoted, expected_type=expected_type, actual_type=actual, **hinted
-                )
-            )
+            errors.append(deferred_error(site, path, kept_kind(instance)))
 
     return check
+
+
+def kept_kind(instance: Any) -> Any:
+    """What a type error keeps of the instance: a scalar itself, an array or object by its type."""
+    kind = type(instance)
+    return kind if kind is dict or kind is list else instance
+
+
+def _type_words(site: Site, kept: Any) -> Words:
+    names = site.value if isinstance(site.value, list) else [site.value]
+    actual = "object" if kept is dict else "array" if kept is list else json_type(kept)
+    message, quoted, facts = f"expected {' or '.join(names)}, got {actual}", "", {}
+    # The two slips models make most: a number or a boolean in quotes, and null for "not given".
+    if type(kept) is str and len(kept) <= 40 and _UNQUOTED.fullmatch(kept):
+        if any(JSON_TYPES[name](json.loads(kept)) for name in names):
+            quoted, facts["hint"] = f"; write {kept} without the quotes", "unquote"
+    elif kept is None and _optional_property(site):
+        message, facts["hint"] = f"{message}; leave the property out rather than send null", "omit"
+    return Words(message, quoted, {"expected_type": freeze(site.value), "actual_type": actual, **facts})
 
 
 # A JSON number or boolean, as a string may hold one by mistake.
@@ -319,26 +330,31 @@ def _enum(value: Any, site: Site) -> Check:
     """The instance equals one of the values, as JSON compares them (``1 == 1.0``, ``1 != true``)."""
     if not isinstance(value, list):
         site.refuse("must be an array of the allowed values")
-    allowed, message = freeze(value), f"must be one of {show(value)}"
     keys = frozenset(json_key(option) for option in value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if json_key(instance) not in keys:
-            errors.append(site.failure(path, message, allowed=allowed))
+            errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _enum_words(site: Site, kept: None) -> Words:
+    return Words(f"must be one of {show(site.value)}", facts={"allowed": freeze(site.value)})
 
 
 def _const(value: Any, site: Site) -> Check:
     """The instance equals the value, as JSON compares them."""
 
-    expected, message = freeze(value), f"must be {show(value)}"
-
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not json_equal(instance, value):
-            errors.append(site.failure(path, message, const=expected))
+            errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _const_words(site: Site, kept: None) -> Words:
+    return Words(f"must be {show(site.value)}", facts={"const": freeze(site.value)})
 
 
 # -- numbers ----------------------------------------------------------------------------------
@@ -352,29 +368,52 @@ def _multiple_of(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if is_number(instance) and (exact_number(instance) / divisor).denominator != 1:
-            errors.append(site.failure(path, f"must be a multiple of {show(value)}", multiple_of=value))
+            errors.append(deferred_error(site, path, None))
 
     return check
 
 
-def _number_bound(site: Site, limit: int | float, word: str, breaks: Callable[[Any, Any], bool]) -> Check:
+def _multiple_of_words(site: Site, kept: None) -> Words:
+    return Words(f"must be a multiple of {show(site.value)}", facts={"multiple_of": site.value})
+
+
+def _number_bound(site: Site, limit: int | float, breaks: Callable[[Any, Any], bool]) -> Check:
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         # Python compares int with float exactly, so 2**64 against 1.8e19 needs no rounding care.
         if is_number(instance) and breaks(instance, limit):
-            message, quoted = f"must be {word} {show(limit)}", f", is {show(instance)}"
-            errors.append(site.failure(path, message, quoted=quoted, limit=limit, actual=instance))
+            errors.append(deferred_error(site, path, instance))
 
     return check
+
+
+_BOUND_WORDS = {
+    "minimum": "at least",
+    "maximum": "at most",
+    "exclusiveMinimum": "greater than",
+    "exclusiveMaximum": "less than",
+    "minLength": "at least",
+    "maxLength": "at most",
+    "minItems": "at least",
+    "maxItems": "at most",
+    "minProperties": "at least",
+    "maxProperties": "at most",
+}
+
+
+def _number_bound_words(site: Site, number: int | float) -> Words:
+    limit = site.value
+    message = f"must be {_BOUND_WORDS[site.keyword]} {show(limit)}"
+    return Words(message, f", is {show(number)}", {"limit": limit, "actual": number})
 
 
 def _minimum(value: Any, site: Site) -> Check:
     """A number is at least the limit."""
-    return _number_bound(site, site.number(value), "at least", operator.lt)
+    return _number_bound(site, site.number(value), operator.lt)
 
 
 def _maximum(value: Any, site: Site) -> Check:
     """A number is at most the limit."""
-    return _number_bound(site, site.number(value), "at most", operator.gt)
+    return _number_bound(site, site.number(value), operator.gt)
 
 
 def _exclusive(value: Any, site: Site, sibling: str) -> int | float:
@@ -390,44 +429,42 @@ def _exclusive(value: Any, site: Site, sibling: str) -> int | float:
 
 def _exclusive_minimum(value: Any, site: Site) -> Check:
     """A number is greater than the limit."""
-    return _number_bound(site, _exclusive(value, site, "minimum"), "greater than", operator.le)
+    return _number_bound(site, _exclusive(value, site, "minimum"), operator.le)
 
 
 def _exclusive_maximum(value: Any, site: Site) -> Check:
     """A number is less than the limit."""
-    return _number_bound(site, _exclusive(value, site, "maximum"), "less than", operator.ge)
+    return _number_bound(site, _exclusive(value, site, "maximum"), operator.ge)
 
 
 # -- strings ----------------------------------------------------------------------------------
 
 
-def _length_bound(value: Any, site: Site, word: str, breaks: Callable[[int, int], bool]) -> Check:
+def _length_bound(value: Any, site: Site, breaks: Callable[[int, int], bool]) -> Check:
     limit = site.non_negative_integer(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         # len() counts code points, as JSON Schema does; UTF-16 units would count "😀" twice.
         if isinstance(instance, str) and breaks(len(instance), limit):
-            errors.append(
-                site.failure(
-                    path,
-                    f"must be {word} {_count(limit, 'character')} long",
-                    quoted=f", is {len(instance)}",
-                    limit=limit,
-                    length=len(instance),
-                )
-            )
+            errors.append(deferred_error(site, path, len(instance)))
 
     return check
 
 
+def _length_words(site: Site, length: int) -> Words:
+    limit = int(site.value)
+    message = f"must be {_BOUND_WORDS[site.keyword]} {_count(limit, 'character')} long"
+    return Words(message, f", is {length}", {"limit": limit, "length": length})
+
+
 def _min_length(value: Any, site: Site) -> Check:
     """A string has at least this many code points."""
-    return _length_bound(value, site, "at least", operator.lt)
+    return _length_bound(value, site, operator.lt)
 
 
 def _max_length(value: Any, site: Site) -> Check:
     """A string has at most this many code points."""
-    return _length_bound(value, site, "at most", operator.gt)
+    return _length_bound(value, site, operator.gt)
 
 
 def _pattern(value: Any, site: Site) -> Check:
@@ -436,9 +473,13 @@ def _pattern(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, str) and not pattern.search(instance):
-            errors.append(site.failure(path, f"must match the pattern {show(value)}", pattern=value))
+            errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _pattern_words(site: Site, kept: None) -> Words:
+    return Words(f"must match the pattern {show(site.value)}", facts={"pattern": site.value})
 
 
 def _regex(value: Any, site: Site, *below: Token) -> Pattern:
@@ -549,29 +590,33 @@ def _size_bound(
     value: Any,
     site: Site,
     kind: type[list[Any]] | type[dict[str, Any]],
-    word: str,
     breaks: Callable[[int, int], bool],
 ) -> Check:
     """minItems and friends: the number of items or properties against a limit."""
     limit = site.non_negative_integer(value)
-    noun, plural = ("item", "items") if kind is list else ("property", "properties")
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, kind) and breaks(len(instance), limit):
-            message, quoted = f"must have {word} {_count(limit, noun, plural)}", f", has {len(instance)}"
-            errors.append(site.failure(path, message, quoted=quoted, limit=limit, actual=len(instance)))
+            errors.append(deferred_error(site, path, len(instance)))
 
     return check
 
 
+def _size_words(site: Site, size: int) -> Words:
+    limit = int(site.value)
+    noun, plural = ("item", "items") if site.keyword.endswith("Items") else ("property", "properties")
+    message = f"must have {_BOUND_WORDS[site.keyword]} {_count(limit, noun, plural)}"
+    return Words(message, f", has {size}", {"limit": limit, "actual": size})
+
+
 def _min_items(value: Any, site: Site) -> Check:
     """An array has at least this many items."""
-    return _size_bound(value, site, list, "at least", operator.lt)
+    return _size_bound(value, site, list, operator.lt)
 
 
 def _max_items(value: Any, site: Site) -> Check:
     """An array has at most this many items."""
-    return _size_bound(value, site, list, "at most", operator.gt)
+    return _size_bound(value, site, list, operator.gt)
 
 
 def _unique_items(value: Any, site: Site) -> Check:
@@ -589,12 +634,14 @@ def _unique_items(value: Any, site: Site) -> Check:
             seen.setdefault(json_key(item), []).append(index)
         duplicates = [indices for indices in seen.values() if len(indices) > 1]
         if duplicates:
-            which = "; ".join(f"items {', '.join(map(str, indices))} are equal" for indices in duplicates)
-            errors.append(
-                site.failure(path, f"must have unique items: {which}", duplicates=freeze(duplicates))
-            )
+            errors.append(deferred_error(site, path, freeze(duplicates)))
 
     return check
+
+
+def _unique_items_words(site: Site, duplicates: tuple[tuple[int, ...], ...]) -> Words:
+    which = "; ".join(f"items {', '.join(map(str, indices))} are equal" for indices in duplicates)
+    return Words(f"must have unique items: {which}", facts={"duplicates": duplicates})
 
 
 def _prefix_items(value: Any, site: Site) -> Check:
@@ -642,12 +689,12 @@ def _items_after(start: int, value: Any, site: Site) -> Check:
 
 def _min_properties(value: Any, site: Site) -> Check:
     """An object has at least this many properties."""
-    return _size_bound(value, site, dict, "at least", operator.lt)
+    return _size_bound(value, site, dict, operator.lt)
 
 
 def _max_properties(value: Any, site: Site) -> Check:
     """An object has at most this many properties."""
-    return _size_bound(value, site, dict, "at most", operator.gt)
+    return _size_bound(value, site, dict, operator.gt)
 
 
 def _required(value: Any, site: Site) -> Check:
@@ -656,15 +703,19 @@ def _required(value: Any, site: Site) -> Check:
         site.refuse("must be a list of property names")
     if len(set(value)) != len(value):
         site.refuse("lists a property name twice")
-    messages = [(name, f"missing required property {show(name)}") for name in value]
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for name, message in messages:
+            for name in value:
                 if name not in instance:
-                    errors.append(site.failure(path, message, missing=name))
+                    errors.append(deferred_error(site, path, name))
 
     return check
+
+
+def _required_words(site: Site, missing: str) -> Words:
+    # The name is the schema's, so a masked error may say it.
+    return Words(f"missing required property {show(missing)}", facts={"missing": missing})
 
 
 def _property_names(value: Any, site: Site) -> Check:
@@ -713,7 +764,6 @@ def _additional_properties(value: Any, site: Site) -> Check:
     """Every property not named in ``properties`` matches the schema."""
     named = site.schema.get("properties")
     known = frozenset(named) if isinstance(named, dict) else frozenset()
-    allowed = freeze(sorted(known))
     patterned = site.schema.get("patternProperties")
     searches = [Pattern(source).search for source in patterned] if isinstance(patterned, dict) else []
 
@@ -722,10 +772,6 @@ def _additional_properties(value: Any, site: Site) -> Check:
             name for name in instance if name not in known and not any(search(name) for search in searches)
         ]
 
-    facts = {"allowed": allowed}
-    if isinstance(patterned, dict) and patterned:
-        facts["allowed_patterns"] = freeze(list(patterned))
-    said: list[str] = []  # the words naming what is allowed, written at the first error
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
         def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
@@ -734,10 +780,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
                     extra_names(instance) if searches else [name for name in instance if name not in known]
                 )
                 if extra:
-                    if not said:
-                        said.append(_allowed_text(known, patterned if isinstance(patterned, dict) else {}))
-                    masked_why = f"the schema does not allow{said[0]}"
-                    errors.append(_extra_properties(site, path, extra, said[0], masked_why, facts))
+                    errors.append(deferred_error(site, path, tuple(extra)))
 
         return check_no_extra
     child = site.subschema(value)
@@ -766,22 +809,30 @@ def _allowed_text(known: frozenset[str], patterned: dict[str, Any]) -> str:
     return f"; the only allowed property is {shown[0]}" if shown else "; no properties are allowed here"
 
 
+def _no_extra_words(site: Site, extra: tuple[str, ...]) -> Words:
+    named = site.schema.get("properties")
+    known = frozenset(named) if isinstance(named, dict) else frozenset()
+    patterned = site.schema.get("patternProperties")
+    patterned = patterned if isinstance(patterned, dict) else {}
+    facts: dict[str, Any] = {"allowed": freeze(sorted(known))}
+    if patterned:
+        facts["allowed_patterns"] = freeze(list(patterned))
+    said = _allowed_text(known, patterned)
+    return _extra_words(extra, said, f"the schema does not allow{said}", facts)
+
+
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _extra_properties(
-    site: Site, path: Path, extra: list[str], why: str, masked_why: str, facts: dict[str, Any]
-) -> ValidationError:
-    """One error naming every property the object must not have."""
+def _extra_words(extra: Sequence[str], why: str, masked_why: str, facts: dict[str, Any]) -> Words:
+    """The words of one error naming every property the object must not have."""
     names = ", ".join(map(show, extra))
     noun = "property" if len(extra) == 1 else "properties"
-    return site.failure(
-        path,
+    return Words(
         f"must not have the {noun} {names}{why}",
+        facts={"extra": freeze(extra), **facts},
         masked_message=f"has {_count(len(extra), 'property', 'properties')} {masked_why}",
-        extra=freeze(extra),
-        **facts,
     )
 
 
@@ -1144,9 +1195,13 @@ def _not(value: Any, site: Site) -> Check:
         found = scratch(errors)
         child(instance, path, found)
         if not found:
-            errors.append(site.failure(path, "must not match the schema in 'not'"))
+            errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _not_words(site: Site, kept: None) -> Words:
+    return Words("must not match the schema in 'not'")
 
 
 def _unevaluated_properties(value: Any, site: Site) -> Check:
@@ -1160,8 +1215,7 @@ def _unevaluated_properties(value: Any, site: Site) -> Check:
                 done = evaluated(instance, errors)
                 left = [] if done is EVERY else [name for name in instance if name not in done]
                 if left:
-                    why = ", which no other keyword here allows"
-                    errors.append(_extra_properties(site, path, left, why, "no keyword here allows", {}))
+                    errors.append(deferred_error(site, path, tuple(left)))
 
         return check_none_left
     child = site.subschema(value)
@@ -1177,6 +1231,10 @@ def _unevaluated_properties(value: Any, site: Site) -> Check:
     return check
 
 
+def _unevaluated_words(site: Site, extra: tuple[str, ...]) -> Words:
+    return _extra_words(extra, ", which no other keyword here allows", "no keyword here allows", {})
+
+
 def _unevaluated_items(value: Any, site: Site) -> Check:
     """Each item that no other keyword here evaluated (``prefixItems``, ``items``, ``contains``, or a
     subschema applied in place that the array passes) matches the schema."""
@@ -1189,7 +1247,8 @@ def _unevaluated_items(value: Any, site: Site) -> Check:
                 left = [] if done is EVERY else [index for index in range(len(instance)) if index not in done]
                 if left:
                     which = ", ".join(map(str, left))
-                    message = f"must not have the items at {which}, which no other keyword here allows"
+                    noun = "item" if len(left) == 1 else "items"
+                    message = f"must not have the {noun} at {which}, which no other keyword here allows"
                     errors.append(site.failure(path, message, extra=freeze(left)))
 
         return check_none_left
@@ -1292,9 +1351,13 @@ def _format(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, str) and not valid(instance):
-            errors.append(site.failure(path, f"must be a valid {value}", format=value))
+            errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _format_words(site: Site, kept: None) -> Words:
+    return Words(f"must be a valid {site.value}", facts={"format": site.value})
 
 
 def _ref(value: Any, site: Site) -> Check:
@@ -1337,3 +1400,30 @@ def _definitions(value: Any, site: Site) -> Check:
     for name, schema in value.items():
         site.subschema(schema, name)
     return no_check
+
+
+# How each keyword whose check keeps only a part of the instance words its errors (see ``Site.words``):
+# one source for the reference walk and the fast path alike.
+WORDS: dict[str, Callable[[Site, Any], Words]] = {
+    "type": _type_words,
+    "enum": _enum_words,
+    "const": _const_words,
+    "multipleOf": _multiple_of_words,
+    "minimum": _number_bound_words,
+    "exclusiveMinimum": _number_bound_words,
+    "maximum": _number_bound_words,
+    "exclusiveMaximum": _number_bound_words,
+    "minLength": _length_words,
+    "maxLength": _length_words,
+    "pattern": _pattern_words,
+    "format": _format_words,
+    "minItems": _size_words,
+    "maxItems": _size_words,
+    "uniqueItems": _unique_items_words,
+    "minProperties": _size_words,
+    "maxProperties": _size_words,
+    "required": _required_words,
+    "additionalProperties": _no_extra_words,
+    "unevaluatedProperties": _unevaluated_words,
+    "not": _not_words,
+}
