@@ -88,6 +88,10 @@ def test_pattern_is_ecma262_search():
 def test_lone_surrogates_are_one_code_point_and_match_no_ascii_class():
     assert toolreg.validate({"pattern": "^.$", "maxLength": 1}, "\ud800") == []
     assert keywords({"pattern": "\\?"}, "\udc00") == [("", "pattern")]
+    # The fast path calls the engines directly; the reference walk answers what they refuse.
+    for pattern, text in [("^.$", "\ud800"), ("\\?", "\udc00"), ("^a+$", "a" * 300 + "\ud800")]:
+        validator = toolreg.compile({"properties": {"s": {"pattern": pattern}}}).prepare()
+        assert validator.validate({"s": text}) == validator.validate_reference({"s": text})
 
 
 def test_keywords_ignore_other_types():

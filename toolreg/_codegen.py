@@ -27,6 +27,7 @@ from typing import Any
 from ._errors import ValidationError, deferred_error
 from ._keywords import BranchCheck, Findings, OverBudget, Path, Site
 from ._pointer import InstanceKey, escape, to_pointer
+from ._regex import SHORT
 from ._schema import Compiled, Node
 from ._vocabulary import DEFAULT_DIALECT, keywords
 
@@ -61,32 +62,54 @@ HANDLED_KEYWORDS = (
 )
 # The ones that speak to one type of instance, as the vocabulary says.
 _TYPED_KEYWORDS = frozenset(name for name in HANDLED_KEYWORDS if keywords()[name].instance_type)
+# The kinds of value the generated code tells apart, each by its exact Python type.
+_KINDS = {
+    "object": "{t} is dict",
+    "array": "{t} is list",
+    "string": "{t} is str",
+    "int": "{t} is int",
+    "float": "{t} is float",
+    "boolean": "{t} is bool",
+    "null": "{v} is None",
+}
+
+
+def _json_type(kind: str) -> str:
+    """The JSON type of a kind: an int or a float is a number (a whole float an integer, too)."""
+    return "number" if kind in ("int", "float") else kind
+
+
+# The keywords that speak to each kind.
+_KEYWORDS_OF = {
+    kind: frozenset(name for name in _TYPED_KEYWORDS if keywords()[name].instance_type == _json_type(kind))
+    for kind in _KINDS
+}
 # A numeric bound fails when this comparison of the value with the limit holds.
 _BOUND_FAILS = {"minimum": "<", "exclusiveMinimum": "<=", "maximum": ">", "exclusiveMaximum": ">="}
-_TYPE_TESTS = {
-    "null": "{v} is None",
-    "boolean": "{t} is bool",
-    "integer": "({t} is int or ({t} is float and {v}.is_integer()))",
-    "number": "({t} is int or {t} is float)",
-    "string": "{t} is str",
-    "array": "{t} is list",
-    "object": "{t} is dict",
-}
-_BRANCH_OF = {
-    "string": "string",
-    "integer": "number",
-    "number": "number",
-    "array": "array",
-    "object": "object",
-}
-_Emitter = Callable[[Node, str, list[str], int], None]
 _SCALARS = frozenset({str, int, bool, type(None)})
 
 
-def _scalar_typed(plan: Mapping[str, Any]) -> bool:
-    """A "type" of scalars only: a value that passes it is a str, bool, None, int or float."""
-    names = plan.get("type", ())
-    return bool(names) and not {"array", "object"} & set(names)
+def _kinds_of_type(name: str) -> tuple[str, ...]:
+    return ("int", "float") if name in ("integer", "number") else (name,)
+
+
+def _kind_of_value(value: Any) -> str | None:
+    """The kind of a scalar constant; None for an array or object."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    return "string" if isinstance(value, str) else None
+
+
+def _string_enum(plan: Mapping[str, Any]) -> bool:
+    """An "enum" of strings only, which the generated code tests inline by exact type."""
+    options = plan.get("enum", ())
+    return bool(options) and all(isinstance(option, str) for option in options)
 
 
 class NotPlainJSON(Exception):
@@ -122,6 +145,7 @@ class _Source:
             "K": InstanceKey,
             "Findings": Findings,
             "OverBudget": OverBudget,
+            "UnicodeError": UnicodeError,
             "E": deferred_error,
         }
         self.counter = 0
@@ -245,30 +269,7 @@ class _Generator:
             target = self.function_for(plan["$ref"])
             self.spend(depth)
             line(depth, f"{target}({value}, {_path_expression(path)}, errors, {self.depth_of(path)})")
-        if "type" in plan:
-            test = " or ".join(_TYPE_TESTS[name].format(t=kind, v=value) for name in plan["type"])
-            line(depth, f"if not ({test}):")
-            if _scalar_typed(plan):
-                # Passing the test proves the value plain JSON, so only a failure needs the walk.
-                line(depth + 1, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
-            kept = f"type({value}) if type({value}) is dict or type({value}) is list else {value}"
-            self.fail(node, "type", kept, path, depth + 1)
-        if "enum" in plan:
-            options = plan["enum"]
-            if options and all(isinstance(option, str) for option in options):
-                allowed = self.source.constant(frozenset(options))
-                line(depth, f"if not ({kind} is str and {value} in {allowed}):")
-                self.fail(node, "enum", "None", path, depth + 1)
-            else:
-                self.report(node, "enum", value, path, depth)
-        if "const" in plan:
-            equal = self.const_test(plan["const"], kind, value)
-            if equal is None:
-                self.report(node, "const", value, path, depth)
-            else:
-                line(depth, f"if not ({equal}):")
-                self.fail(node, "const", "None", path, depth + 1)
-        self.emit_by_type(node, value, kind, path, depth)
+        self.emit_kinds(node, value, kind, path, depth)
         for branch in plan.get("allOf", ()):
             self.spend(depth)
             self.emit(branch, value, path, depth)
@@ -283,16 +284,6 @@ class _Generator:
             line(depth, f"if not {scratch}:")
             self.fail(node, "not", "None", path, depth + 1)
         self.hand_over(node, ("if", "unevaluatedItems", "unevaluatedProperties"), value, path, depth)
-
-    def const_test(self, expected: Any, kind: str, value: str) -> str | None:
-        """An inline test for a scalar const, with JSON's equality; None to leave it to the reference."""
-        if expected is None or isinstance(expected, bool):
-            return f"{value} is {expected}"
-        if isinstance(expected, str):
-            return f"{kind} is str and {value} == {self.source.constant(expected)}"
-        if isinstance(expected, (int, float)):
-            return f"({kind} is int or {kind} is float) and {value} == {self.source.constant(expected)}"
-        return None
 
     def emit_branches(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
@@ -321,40 +312,105 @@ class _Generator:
         line(depth + 1, f"{found} = {judge}({where}, [{', '.join(scratches)}], {value})")
         line(depth + 1, f"if {found} is not None: errors.append({found})")
 
-    def emit_by_type(self, node: Node, value: str, kind: str, path: list[str], depth: int) -> None:
-        line = self.source.line
-        plan = node.keywords
-        if not _TYPED_KEYWORDS & plan.keys():
-            if _scalar_typed(plan):
-                # The type test vouched for all but a float's finiteness.
-                if {"number", "integer"} & set(plan["type"]):
-                    line(depth, f"if {kind} is float and {value} - {value} != 0: raise NotPlainJSON")
-            elif not _IN_PLACE & plan.keys():
+    def emit_kinds(self, node: Node, value: str, kind: str, path: list[str], depth: int) -> None:
+        """One branch for each JSON type the value may have, declared types first (one test finds
+        what a valid call holds); in each, what type, enum and const say of that type, then the
+        keywords that speak to it. A value of no JSON type leaves the answer to the reference walk."""
+        line, plan = self.source.line, node.keywords
+        if not {"type", "enum", "const"} & plan.keys() and not _TYPED_KEYWORDS & plan.keys():
+            if not _IN_PLACE & plan.keys():
                 # Without a $ref or combinator, which walk the whole value with the same care.
                 line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             return
-        branches: dict[str, tuple[str, _Emitter]] = {
-            "string": (f"{kind} is str", self.emit_string),
-            "number": (f"{kind} is int or {kind} is float", self.emit_number),
-            "array": (f"{kind} is list", self.emit_array),
-            "object": (f"{kind} is dict", self.emit_object),
-        }
-        # The declared type first: it is what a valid call holds, so one test finds it.
-        first = [_BRANCH_OF[name] for name in plan.get("type", ()) if name in _BRANCH_OF]
-        for number, name in enumerate(dict.fromkeys([*first, *branches])):
-            test, emit_body = branches[name]
-            line(depth, f"{'if' if number == 0 else 'elif'} {test}:")
-            emit_body(node, value, path, depth + 1)
-        line(depth, f"elif not ({kind} is bool or {value} is None):")
+        # The types a valid value may have first: those declared, or else those enum and const allow.
+        declared = [kind for name in plan.get("type", ()) for kind in _kinds_of_type(name)]
+        likely = [*declared, *map(_kind_of_value, plan.get("enum", ()))]
+        if "const" in plan:
+            likely.append(_kind_of_value(plan["const"]))
+        kinds = [name for name in dict.fromkeys([*likely, *_KINDS]) if name is not None]
+        if not {"type", "enum", "const"} & plan.keys():
+            # Nothing here tells true, false and null apart.
+            kinds = [name for name in kinds if name not in ("boolean", "null")]
+            last = f"elif not ({kind} is bool or {value} is None):"
+        else:
+            last = "else:"
+        allowed = self.source.constant(frozenset(plan["enum"])) if _string_enum(plan) else ""
+        for number, name in enumerate(kinds):
+            line(depth, f"{'if' if number == 0 else 'elif'} {_KINDS[name].format(t=kind, v=value)}:")
+            start = len(self.source.lines)
+            self.emit_kind(node, name, value, kind, path, depth + 1, allowed)
+            if len(self.source.lines) == start:
+                line(depth + 1, "pass")
+        line(depth, last)
         line(depth + 1, "raise NotPlainJSON")
+
+    def emit_kind(
+        self, node: Node, name: str, value: str, kind: str, path: list[str], depth: int, allowed: str
+    ) -> None:
+        """The checks for a value known to be of the kind ``name``, in the table's order."""
+        line, plan = self.source.line, node.keywords
+        if name == "float":
+            line(depth, f"if {value} - {value} != 0: raise NotPlainJSON  # NaN or an infinity")
+        if "type" in plan:
+            kept = kind if name in ("object", "array") else value
+            if name == "float" and "number" not in plan["type"] and "integer" in plan["type"]:
+                line(depth, f"if not {value}.is_integer():")  # 1.0 is an integer
+                self.fail(node, "type", kept, path, depth + 1)
+            elif not any(name in _kinds_of_type(declared) for declared in plan["type"]):
+                self.fail(node, "type", kept, path, depth)
+        if "enum" in plan:
+            if not allowed:
+                self.report(node, "enum", value, path, depth)
+            elif name == "string":
+                line(depth, f"if {value} not in {allowed}:")
+                self.fail(node, "enum", "None", path, depth + 1)
+            else:
+                self.fail(node, "enum", "None", path, depth)
+        if "const" in plan:
+            expected = plan["const"]
+            expected_kind = _kind_of_value(expected)
+            if expected_kind is None:
+                self.report(node, "const", value, path, depth)
+            elif _json_type(expected_kind) != _json_type(name):
+                self.fail(node, "const", "None", path, depth)
+            elif name != "null":
+                # JSON's equality within one type: 1 == 1.0, and true is only true.
+                test = (
+                    f"{value} is {expected}"
+                    if name == "boolean"
+                    else f"{value} == {self.source.constant(expected)}"
+                )
+                line(depth, f"if not ({test}):")
+                self.fail(node, "const", "None", path, depth + 1)
+        emitters: dict[str, Callable[[Node, str, list[str], int], None]] = {
+            "string": self.emit_string,
+            "int": self.emit_number,
+            "float": self.emit_number,
+            "array": self.emit_array,
+            "object": self.emit_object,
+        }
+        if _KEYWORDS_OF.get(name, frozenset()) & plan.keys():
+            emitters[name](node, value, path, depth)
+        elif name in ("object", "array") and not _IN_PLACE & plan.keys():
+            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
 
     def emit_string(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
-        line(depth, "pass")
         self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"))
         if "pattern" in node.keywords:
-            search = self.source.constant(node.keywords["pattern"].search)
-            line(depth, f"if not {search}({value}):")
+            # The engines themselves, without Pattern.search around them: a lone surrogate, which
+            # they refuse with UnicodeError, leaves the answer to the reference walk.
+            find, linear = node.keywords["pattern"].engines()
+            if linear is None:
+                line(depth, f"if {self.source.constant(find)}({value}) is None:")
+            elif find is None:
+                line(depth, f"if not {self.source.constant(linear)}({value}):")
+            else:
+                short, long = self.source.constant(find), self.source.constant(linear)
+                line(
+                    depth,
+                    f"if ({short}({value}) is None) if len({value}) <= {SHORT} else not {long}({value}):",
+                )
             self.fail(node, "pattern", "None", path, depth + 1)
 
     def emit_size_bounds(
@@ -375,7 +431,6 @@ class _Generator:
                 self.fail(node, keyword, size, path, depth + 1)
 
     def emit_number(self, node: Node, value: str, path: list[str], depth: int) -> None:
-        self.source.line(depth, f"if {value} - {value} != 0: raise NotPlainJSON  # NaN or an infinity")
         if "multipleOf" in node.keywords:
             self.report(node, "multipleOf", value, path, depth)
         for keyword, fails in _BOUND_FAILS.items():
@@ -387,7 +442,9 @@ class _Generator:
     def emit_array(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line, plan = self.source.line, node.keywords
         length = self.source.fresh("n")
-        line(depth, f"{length} = len({value})")
+        items_false = "items" in plan and self.compiled.node(plan["items"]).boolean is False
+        if {"minItems", "maxItems", "prefixItems"} & plan.keys() or items_false:
+            line(depth, f"{length} = len({value})")
         self.emit_size_bounds(node, value, path, depth, ("minItems", "maxItems"), length)
         if plan.get("uniqueItems") is True:
             self.report(node, "uniqueItems", value, path, depth)
@@ -417,12 +474,14 @@ class _Generator:
 
     def emit_object(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line, plan = self.source.line, node.keywords
-        line(depth, "pass")
         self.emit_size_bounds(node, value, path, depth, ("minProperties", "maxProperties"))
-        for name in plan.get("required", ()):
-            constant = self.source.constant(name)
-            line(depth, f"if {constant} not in {value}:")
-            self.fail(node, "required", constant, path, depth + 1)
+        names = [self.source.constant(name) for name in plan.get("required", ())]
+        if names:
+            # One test for a call that has them all; then which are missing, in the schema's order.
+            line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")
+            for name in names:
+                line(depth + 1, f"if {name} not in {value}:")
+                self.fail(node, "required", name, path, depth + 2)
         self.hand_over(node, ("dependentRequired",), value, path, depth)
         if "propertyNames" in plan:
             key = self.source.fresh("k")
@@ -498,7 +557,7 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     source.line(1, "errors = Findings.budget(budget)" if spends else "errors = []")
     source.line(1, "try:")
     source.line(2, f"{root}(instance, (), errors, 0)")
-    source.line(1, "except NotPlainJSON:")
+    source.line(1, "except (NotPlainJSON, UnicodeError):")
     source.line(2, "return None")
     source.line(1, "except OverBudget:")
     source.line(2, "return OverBudget")

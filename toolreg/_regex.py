@@ -18,7 +18,7 @@ from typing import Any
 import re2
 import regress
 
-__all__ = ["Pattern", "RegexSyntaxError", "backtracking_risk", "to_re2", "translate"]
+__all__ = ["Pattern", "RegexSyntaxError", "SHORT", "backtracking_risk", "to_re2", "translate"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _RE2_OPTIONS = re2.Options()
@@ -76,12 +76,23 @@ class Pattern:
                 self._linear = parts
         self._prepared = True
 
+    def engines(self) -> tuple[Callable[[str], object] | None, Callable[[str], bool] | None]:
+        """What :meth:`search` runs, for a caller that writes the choice inline (the fast path):
+        regress's ``find`` (a match, or None) for strings of at most :data:`SHORT` characters, or None
+        when RE2 takes every string; and RE2's search, or None when regress takes every string. Both
+        raise UnicodeError on a lone surrogate, which :meth:`search` itself stands in for."""
+        if not self._prepared:
+            self._prepare()
+        if self._linear is None:
+            return self._backtracking.find, None
+        return (self._backtracking.find if self._short_ok else None), self._linear
+
     def search(self, text: str) -> bool:
         """True when the pattern matches somewhere in ``text`` (a search, not a full match)."""
         if not self._prepared:
             self._prepare()
         try:
-            if self._linear is not None and (len(text) > _SHORT or not self._short_ok):
+            if self._linear is not None and (len(text) > SHORT or not self._short_ok):
                 return self._linear(text)
             return self._backtracking.find(text) is not None
         except UnicodeError:
@@ -91,7 +102,7 @@ class Pattern:
 
 
 # Strings up to this long go to regress when the pattern's shape keeps that quadratic at worst.
-_SHORT = 256
+SHORT = 256
 _UNANCHORED = getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None)
 
 
