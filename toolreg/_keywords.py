@@ -210,6 +210,8 @@ class Site:
         return self.compiler.compile(schema, self.location + below, self.pointer_to(below))
 
     def pointer_to(self, below: tuple[Token, ...]) -> str:
+        if len(below) == 1 and type(below[0]) is str and "~" not in below[0] and "/" not in below[0]:
+            return f"{self.pointer}/{below[0]}"  # a property name, most often, that needs no escaping
         return self.pointer + to_pointer(below)
 
     def in_place(self, schema: Any, *below: Token) -> Check:
@@ -271,6 +273,8 @@ class Site:
 
 def _type(value: Any, site: Site) -> Check:
     """The instance has one of the named JSON types (``1.0`` is an integer, ``true`` is not)."""
+    if type(value) is str and value in JSON_TYPES:  # the common case, in one test
+        return _type_check(site, [JSON_TYPES[value]])
     names = value if isinstance(value, list) else [value]
     if not names or not all(isinstance(name, str) for name in names):
         site.refuse("must be a type name or a non-empty list of type names")
@@ -281,7 +285,18 @@ def _type(value: Any, site: Site) -> Check:
             site.refuse(f"names an unknown type {show(name)}; the types are {known}", *below)
     if len(set(names)) != len(names):
         site.refuse("lists a type twice")
-    tests = [JSON_TYPES[name] for name in names]
+    return _type_check(site, [JSON_TYPES[name] for name in names])
+
+
+def _type_check(site: Site, tests: list[Callable[[object], bool]]) -> Check:
+    if len(tests) == 1:
+        (test,) = tests
+
+        def check_one(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if not test(instance):
+                errors.append(deferred_error(site, path, kept_kind(instance)))
+
+        return check_one
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not any(test(instance) for test in tests):

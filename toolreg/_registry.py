@@ -31,8 +31,9 @@ from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._messages import ToolCall, problem_result, read_call, result_message
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._pydantic import function_schemas, is_model, model_handler, model_schema
+from ._quick import vouch
 from ._regex import Pattern
-from ._schema import compile_schema
+from ._schema import Compiled, compile_schema, guarded_pattern
 from ._signatures import check_handler
 from ._validator import Validator, checked_schema
 
@@ -353,17 +354,28 @@ class ToolRegistry:
         validator = self._shared.get(text)
         if validator is None:
             # The snapshot is this call's own, so compiling it needs no second copy.
-            compiled = compile_schema(
-                plain,
-                self.limits,
-                self.documents,
-                self.assert_formats,
-                copy=False,
-                text=text,
-                patterns=self._patterns,
-            )
-            validator = self._shared.setdefault(text, Validator._of(compiled))
+            def compile_it() -> Compiled:
+                return compile_schema(
+                    plain,
+                    self.limits,
+                    self.documents,
+                    self.assert_formats,
+                    copy=False,
+                    text=text,
+                    patterns=self._patterns,
+                )
+
+            # A schema the quick check vouches for is compiled at its tool's first call: a catalog
+            # of hundreds of tools, most called rarely, starts without building checks for all.
+            if vouch(plain, self.limits, self._guarded_pattern):
+                validator = Validator._deferred(plain, self.limits, compile_it)
+            else:
+                validator = Validator._of(compile_it())  # refuses it, saying why, or accepts it
+            validator = self._shared.setdefault(text, validator)
         return validator
+
+    def _guarded_pattern(self, source: str) -> tuple[Pattern, str | None]:
+        return guarded_pattern(source, self._patterns)
 
     def unregister(self, name: str) -> ToolRecord:
         """Remove a tool and return its record; raises UnknownToolError."""

@@ -15,7 +15,7 @@ from ._json import NotJSON, snapshot
 from ._keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scratch, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._metaschemas import META_SCHEMAS
-from ._pointer import Document, escape, masked_pointer, split, to_pointer
+from ._pointer import Document, masked_pointer, split, to_pointer
 from ._regex import Pattern, backtracking_risk
 from ._vocabulary import (
     ANNOTATIONS,
@@ -71,7 +71,7 @@ def resolve(base: str, reference: str) -> str:
 # given by a relative URI is placed under it.
 ROOT_URI = "https://toolreg.invalid/schema.json"
 
-__all__ = ["check_schema", "compile_schema", "Compiled", "Node"]
+__all__ = ["check_schema", "compile_schema", "guarded_pattern", "Compiled", "Node"]
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
@@ -96,6 +96,10 @@ class Node:
 _MARKED = frozenset(
     ("$id", "$anchor", "$dynamicAnchor", "$ref", "$dynamicRef", "$recursiveRef", "$recursiveAnchor")
 )
+# A "$ref" alone adds nothing to the index (it matters there only beside an "$id").
+_MARKED_QUOTED = tuple(f'"{keyword}"' for keyword in sorted(_MARKED - {"$ref"}))
+# The keywords that lead back to a schema object: without them no loop of schemas is possible.
+_REFERENCES = frozenset(("$ref", "$dynamicRef", "$recursiveRef"))
 
 # An edge between two schemas applied to the same value: the target, and the $ref that made it, if any.
 _Edge = tuple[str, str | None]
@@ -151,7 +155,7 @@ class _Compiler:
         # makes compile_schema start again with ``dynamic`` set.
         self.dynamic = dynamic
         self.recursive_anchors: dict[str, Path] = {}
-        if text is None or any(f'"{keyword}"' in text for keyword in _MARKED):
+        if text is None or any(quoted in text for quoted in _MARKED_QUOTED):
             self._index(root, (), ROOT_URI)
         else:  # the schema's JSON text names no identifier, anchor or reference: nothing to index
             self.bases[()], self.resource_roots[""] = ROOT_URI, ROOT_URI
@@ -404,18 +408,9 @@ class _Compiler:
                 return
 
     def pattern_and_risk(self, source: str) -> tuple[Pattern, str | None]:
-        """The compiled pattern and what the backtracking guard finds in it (nothing, if RE2 runs
-        it), once per schema, or once per registry that shares its patterns; RegexSyntaxError."""
-        found = self.patterns.get(source)
-        if found is None:
-            pattern = Pattern(source)
-            # A pattern the guard reads as safe needs no RE2 translation now; one it doubts is
-            # accepted only if RE2 can run it.
-            risk = backtracking_risk(source)
-            if risk and pattern.linear:
-                risk = None
-            found = self.patterns[source] = (pattern, risk)
-        return found
+        """The compiled pattern and what the backtracking guard finds in it, once per schema, or
+        once per registry that shares its patterns; RegexSyntaxError."""
+        return guarded_pattern(source, self.patterns)
 
     def pattern(self, source: str) -> Pattern:
         """The compiled pattern (it was checked where the schema holds it)."""
@@ -481,6 +476,8 @@ class _Compiler:
 
     def refuse_endless_loops(self) -> None:
         """Refuse a cycle of schemas that apply to the same value, naming a ``$ref`` on it."""
+        if self.used.isdisjoint(_REFERENCES):
+            return  # every other keyword applies its subschemas further down the schema
         finished: set[str] = set()
         for start in sorted(self.in_place):
             if start in finished:
@@ -580,9 +577,12 @@ class _Compiler:
             present = ["$ref"]  # draft-07 ignores the keywords beside a $ref
         self.used.update(present)
         checks = []
-        # Each keyword in the table's order, whatever the order of the schema's keys.
-        for keyword in sorted(present, key=self.order.__getitem__):
-            site = Site(keyword, location + (keyword,), schema, self, f"{pointer}/{escape(keyword)}")
+        if len(present) > 1:
+            # Each keyword in the table's order, whatever the order of the schema's keys.
+            present.sort(key=self.order.__getitem__)
+        for keyword in present:
+            # A keyword's name needs no escaping in a pointer: none holds "~" or "/".
+            site = Site(keyword, location + (keyword,), schema, self, f"{pointer}/{keyword}")
             check = self.keywords[keyword].build(schema[keyword], site)
             self.keyword_checks[site.pointer] = check
             if check is not no_check:
@@ -704,6 +704,21 @@ class _Evaluator:
         found = scratch(errors)
         self.compiler.checks[to_pointer(location)](instance, (), found)
         return not found
+
+
+def guarded_pattern(source: str, cache: dict[str, tuple[Pattern, str | None]]) -> tuple[Pattern, str | None]:
+    """The compiled pattern and what the backtracking guard finds in it (nothing, if RE2 runs it),
+    from ``cache`` or put there; raises RegexSyntaxError."""
+    found = cache.get(source)
+    if found is None:
+        pattern = Pattern(source)
+        # A pattern the guard reads as safe needs no RE2 translation now; one it doubts is
+        # accepted only if RE2 can run it.
+        risk = backtracking_risk(source)
+        if risk and pattern.linear:
+            risk = None
+        found = cache[source] = (pattern, risk)
+    return found
 
 
 def compile_schema(

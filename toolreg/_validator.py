@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ._codegen import FastCheck, NoFastPath, generate
@@ -34,7 +34,17 @@ class Validator:
     copies, so nothing done to them changes what either path checks.
     """
 
-    __slots__ = ("_compiled", "_source", "_fast", "_key", "_walked", "__weakref__")
+    __slots__ = (
+        "_compiled",
+        "_later",
+        "_root",
+        "_limits",
+        "_source",
+        "_fast",
+        "_key",
+        "_walked",
+        "__weakref__",
+    )
 
     def __init__(
         self,
@@ -46,8 +56,11 @@ class Validator:
     ) -> None:
         self._start(compile_schema(schema, as_limits(limits), documents, assert_formats))
 
-    def _start(self, compiled: Compiled) -> None:
+    def _start(self, compiled: Compiled | None, root: Any = None, limits: Limits = DEFAULT_LIMITS) -> None:
         self._compiled = compiled
+        self._later: Callable[[], Compiled] | None = None
+        self._root = compiled.root if compiled is not None else root
+        self._limits = compiled.limits if compiled is not None else limits
         self._source: str | None = None
         self._fast: FastCheck | None = None
         self._key: Any = None
@@ -60,16 +73,32 @@ class Validator:
         validator._start(compiled)
         return validator
 
+    @classmethod
+    def _deferred(cls, root: Any, limits: Limits, compile_later: Callable[[], Compiled]) -> Validator:
+        """A validator over a snapshot checked already (see ``_quick``), compiled at its first use."""
+        validator = cls.__new__(cls)
+        validator._start(None, root, limits)
+        validator._later = compile_later
+        return validator
+
+    def _schema(self) -> Compiled:
+        compiled = self._compiled
+        if compiled is None:
+            assert self._later is not None
+            # Two threads may both compile it: each gets an equal result, and one is kept.
+            compiled = self._compiled = self._later()
+        return compiled
+
     @property
     def schema(self) -> Any:
         """A fresh copy of the checked snapshot, yours to change."""
-        return json_copy(self._compiled.root)
+        return json_copy(self._root)
 
     @property
     def schema_key(self) -> Any:
         """A hashable stand-in for the schema, equal exactly when the schemas are equal as JSON."""
         if self._key is None:
-            self._key = json_key(self._compiled.root)
+            self._key = json_key(self._root)
         return self._key
 
     @property
@@ -88,7 +117,7 @@ class Validator:
     def _build(self) -> FastCheck:
         if self._fast is None:
             try:
-                self._source, self._fast = generate(self._compiled)
+                self._source, self._fast = generate(self._schema())
             except (NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
                 # Python's compiler has limits of its own (20 nested blocks): a schema within
                 # toolreg's limits can pass them, and the reference walk then answers every call.
@@ -105,12 +134,12 @@ class Validator:
         if fast is None:
             # Generating code costs about what walking a few hundred values does: walk until then.
             if self._walked < WALKED_VALUES:
-                walked, values = _walk_counted(self._compiled, instance)
+                walked, values = _walk_counted(self._schema(), instance)
                 self._walked += max(values, 1)
                 return walked or OK
             fast = self._build()
         try:
-            errors = fast(instance, self._compiled.limits.max_work)
+            errors = fast(instance, self._limits.max_work)
         except (RecursionError, RuntimeError):
             # A max_depth set past this Python's stack, or another thread changing a container as
             # we read it: the reference walk answers (from a copy, if a container changes again).
@@ -121,7 +150,7 @@ class Validator:
 
     def _answer_otherwise(self, instance: Any, answer: object) -> Result:
         """When the fast path could not answer: a value it cannot vouch for, or a spent budget."""
-        limits = self._compiled.limits
+        limits = self._limits
         if answer is OverBudget:
             # A large instance earns more: count its values, then try once more with that budget.
             problems, values, _ = survey(instance, limits.max_depth)
@@ -139,7 +168,7 @@ class Validator:
 
     def validate_reference(self, instance: Any) -> Result:
         """The same answer as :meth:`validate`, from the recursive reference walk."""
-        return _walk(self._compiled, instance) or OK
+        return _walk(self._schema(), instance) or OK
 
     def is_valid(self, instance: Any) -> bool:
         """True when :meth:`validate` would return ``Ok``."""
@@ -240,4 +269,4 @@ def validate(
 
 def checked_schema(validator: Validator) -> Any:
     """The validator's private snapshot itself, for readers inside toolreg that never change it."""
-    return validator._compiled.root
+    return validator._root

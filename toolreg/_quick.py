@@ -1,0 +1,189 @@
+"""The quick check at registration: a schema of the common keywords, each well formed, compiled later.
+
+Compiling a schema builds a check for every keyword, which a registry of hundreds of tools pays for at
+start-up although most tools are called rarely. :func:`vouch` instead reads a schema made only of the
+keywords tool catalogs use most, with the values compilation would accept, and answers whether
+compiling it is sure to succeed; the registry then compiles it at its first call. It answers no for
+anything else, however valid (an ``$id``, a remote ``$ref``, a rare keyword, another dialect), and the
+registry compiles that schema at once, which refuses it with the precise reason or accepts it. So
+``vouch`` may be stricter than compilation, never looser: a test holds it to that over the official
+suite's schemas, the real catalogs' and random ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ._limits import Limits
+from ._regex import Pattern, RegexSyntaxError
+from ._vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
+
+__all__ = ["vouch"]
+
+PatternCache = Callable[[str], tuple[Pattern, "str | None"]]
+
+_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+
+
+def _number(value: Any) -> bool:
+    kind = type(value)
+    return kind is int or kind is float
+
+
+def _count(value: Any) -> bool:
+    """A non-negative integer, 1.0 included, as compilation reads one."""
+    kind = type(value)
+    return (kind is int or (kind is float and value.is_integer())) and value >= 0
+
+
+def _type_names(value: Any) -> bool:
+    if type(value) is str:
+        return value in _TYPES
+    return type(value) is list and bool(value) and _distinct_strings(value) and _TYPES.issuperset(value)
+
+
+def _distinct_strings(value: Any) -> bool:
+    return type(value) is list and all(type(item) is str for item in value) and len(set(value)) == len(value)
+
+
+def _any(value: Any) -> bool:
+    return True
+
+
+# The keywords vouched for, with no subschemas: what compilation accepts as each one's value.
+_VALUES: dict[str, Callable[[Any], bool]] = {
+    "type": _type_names,
+    "enum": lambda value: type(value) is list,
+    "const": _any,
+    "multipleOf": lambda value: _number(value) and value > 0,
+    "minimum": _number,
+    "exclusiveMinimum": _number,
+    "maximum": _number,
+    "exclusiveMaximum": _number,
+    "minLength": _count,
+    "maxLength": _count,
+    "format": lambda value: type(value) is str,
+    "minItems": _count,
+    "maxItems": _count,
+    "uniqueItems": lambda value: type(value) is bool,
+    "minProperties": _count,
+    "maxProperties": _count,
+    "required": _distinct_strings,
+    **{name: valid for name, (_, valid) in ANNOTATIONS.items() if name not in ("$schema", "contentSchema")},
+}
+# Keywords that hold subschemas: one, a non-empty list, or an object of them.
+_ONE = frozenset({"items", "additionalProperties", "not", "propertyNames"})
+_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_MAP = frozenset({"properties", "$defs", "definitions"})
+# Those applied to the value itself: a $ref's target holding one of them could lead back to the $ref.
+_IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
+# What each dialect lacks of the keywords above.
+_LACKING = {
+    DEFAULT_DIALECT: frozenset(),
+    "2019-09": frozenset({"prefixItems"}),
+    "draft-07": frozenset({"prefixItems", "$defs"}),
+}
+# A reference made of plain names: "#", "#/$defs/Name", "#/properties/a/items" …
+_LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
+def vouch(root: Any, limits: Limits, pattern_and_risk: PatternCache) -> bool:
+    """Whether compiling ``root`` (a snapshot) is sure to succeed; False means "compile it now".
+
+    ``pattern_and_risk`` compiles a pattern and reads its backtracking risk (the registry's cache).
+    """
+    declared = root.get("$schema") if type(root) is dict else None
+    dialect = DEFAULT_DIALECT if declared is None else _dialect(declared)
+    lacking = _LACKING.get(dialect)
+    if lacking is None:
+        return False  # a meta-schema of the caller's, or none toolreg knows
+    stack = [root]
+    references: list[str] = []
+    seen = 0
+    while stack:
+        schema = stack.pop()
+        seen += 1
+        if type(schema) is bool:
+            continue
+        if type(schema) is not dict:
+            return False
+        for keyword, value in schema.items():
+            if keyword in lacking:
+                return False
+            valid = _VALUES.get(keyword)
+            if valid is not None:
+                if not valid(value):
+                    return False
+            elif keyword in _MAP:
+                if type(value) is not dict:
+                    return False
+                stack.extend(value.values())
+            elif keyword in _ONE:
+                stack.append(value)
+            elif keyword in _LIST:
+                if type(value) is not list or not value:
+                    return False
+                stack.extend(value)
+            elif keyword == "pattern":
+                if not _safe_pattern(value, limits, pattern_and_risk):
+                    return False
+            elif keyword == "$ref":
+                if type(value) is not str or not _LOCAL_REF.fullmatch(value):
+                    return False
+                references.append(value)
+            elif keyword == "$schema":
+                if _dialect(value) != dialect:
+                    return False
+            elif not keyword.startswith("x-"):
+                return False
+    # Every schema counted was reached as a schema, so at most this many get compiled.
+    return seen < limits.max_schema_size and all(_leads_to_a_schema(root, ref) for ref in references)
+
+
+def _dialect(declared: Any) -> str:
+    return DIALECTS.get(declared, "") if type(declared) is str else ""
+
+
+def _safe_pattern(value: Any, limits: Limits, pattern_and_risk: PatternCache) -> bool:
+    if type(value) is not str:
+        return False
+    try:
+        _, risk = pattern_and_risk(value)
+    except RegexSyntaxError:
+        return False
+    return risk is None or limits.allow_backtracking_patterns
+
+
+def _leads_to_a_schema(root: Any, ref: str) -> bool:
+    """Whether ``ref`` names a place the walk read as a schema (so it was vouched for), by keyword
+    and position only, whose keywords apply nothing else to the same value (so no loop of them can
+    come back to the ``$ref``)."""
+    target = root
+    tokens = ref[2:].split("/") if ref != "#" else []
+    position = 0
+    while position < len(tokens):
+        keyword = tokens[position]
+        if type(target) is not dict or keyword not in target:
+            return False
+        target = target[keyword]
+        if keyword in _ONE:
+            position += 1
+        elif keyword in _MAP or keyword in _LIST:
+            if position + 1 == len(tokens):
+                return False
+            token = tokens[position + 1]
+            if keyword in _LIST:
+                if not _INDEX.fullmatch(token) or type(target) is not list or int(token) >= len(target):
+                    return False
+                target = target[int(token)]
+            elif type(target) is not dict or token not in target:
+                return False
+            else:
+                target = target[token]
+            position += 2
+        else:
+            return False
+    return type(target) is bool or (type(target) is dict and _IN_PLACE.isdisjoint(target))
