@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
@@ -353,17 +354,18 @@ class ToolRegistry:
             )  # raises, saying why
         validator = self._shared.get(text)
         if validator is None:
-            # The snapshot is this call's own, so compiling it needs no second copy.
-            def compile_it() -> Compiled:
-                return compile_schema(
-                    plain,
-                    self.limits,
-                    self.documents,
-                    self.assert_formats,
-                    copy=False,
-                    text=text,
-                    patterns=self._patterns,
-                )
+            # The snapshot is this call's own, so compiling it needs no second copy. What compiles it
+            # holds the registry's settings and patterns, not the registry.
+            compile_it: Callable[[], Compiled] = functools.partial(
+                compile_schema,
+                plain,
+                self.limits,
+                self.documents,
+                self.assert_formats,
+                copy=False,
+                text=text,
+                patterns=self._patterns,
+            )
 
             # A schema the quick check vouches for is compiled at its tool's first call: a catalog
             # of hundreds of tools, most called rarely, starts without building checks for all.
