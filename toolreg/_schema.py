@@ -163,7 +163,7 @@ class _Compiler:
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
-        self.in_place: dict[str, list[_Edge]] = {}
+        self.in_place: list[tuple[Path, Path, str | None]] = []
         # What the fast path (``_codegen``) reuses: each keyword's check, by the keyword's pointer,
         # and where each $ref leads.
         self.keyword_checks: dict[str, Check] = {}
@@ -188,7 +188,8 @@ class _Compiler:
         return check
 
     def applies_in_place(self, source: Path, target: Path, via_ref: str | None = None) -> None:
-        self.in_place.setdefault(to_pointer(source), []).append((to_pointer(target), via_ref))
+        # As locations: pointers are written only if a loop must be looked for.
+        self.in_place.append((source, target, via_ref))
 
     def _index(self, schema: Any, location: Path, base: str) -> None:
         """Record the base URI where an ``$id`` changes it below ``location``, and the resources, anchors
@@ -478,14 +479,17 @@ class _Compiler:
         """Refuse a cycle of schemas that apply to the same value, naming a ``$ref`` on it."""
         if self.used.isdisjoint(_REFERENCES):
             return  # every other keyword applies its subschemas further down the schema
+        graph: dict[str, list[_Edge]] = {}
+        for source, towards, via_ref in self.in_place:
+            graph.setdefault(to_pointer(source), []).append((to_pointer(towards), via_ref))
         finished: set[str] = set()
-        for start in sorted(self.in_place):
+        for start in sorted(graph):
             if start in finished:
                 continue
             # Depth first with a stack of its own, so a long chain of references needs no recursion.
             trail: list[tuple[str, str | None]] = [(start, None)]
             on_trail = {start}
-            pending = [iter(self.in_place.get(start, []))]
+            pending = [iter(graph.get(start, []))]
             while pending:
                 step = next(pending[-1], None)
                 if step is None:
@@ -510,7 +514,7 @@ class _Compiler:
                     )
                 trail.append((target, edge))
                 on_trail.add(target)
-                pending.append(iter(self.in_place.get(target, [])))
+                pending.append(iter(graph.get(target, [])))
 
     def _admit(self, keyword: str, value: Any, location: Path) -> None:
         """Refuse a keyword that is neither this dialect's nor a well-formed annotation."""
