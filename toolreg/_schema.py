@@ -96,8 +96,9 @@ class Node:
 _MARKED = frozenset(
     ("$id", "$anchor", "$dynamicAnchor", "$ref", "$dynamicRef", "$recursiveRef", "$recursiveAnchor")
 )
-# A "$ref" alone adds nothing to the index (it matters there only beside an "$id").
-_MARKED_QUOTED = tuple(f'"{keyword}"' for keyword in sorted(_MARKED - {"$ref"}))
+# Where a schema's JSON text names one of them as a key or a string; a "$ref" alone adds nothing to
+# the index (it matters there only beside an "$id").
+_MARKED_IN_TEXT = re.compile("|".join(re.escape(f'"{keyword}"') for keyword in sorted(_MARKED - {"$ref"})))
 # The keywords that lead back to a schema object: without them no loop of schemas is possible.
 _REFERENCES = frozenset(("$ref", "$dynamicRef", "$recursiveRef"))
 
@@ -155,7 +156,7 @@ class _Compiler:
         # makes compile_schema start again with ``dynamic`` set.
         self.dynamic = dynamic
         self.recursive_anchors: dict[str, Path] = {}
-        if text is None or any(quoted in text for quoted in _MARKED_QUOTED):
+        if text is None or _MARKED_IN_TEXT.search(text):
             self._index(root, (), ROOT_URI)
         else:  # the schema's JSON text names no identifier, anchor or reference: nothing to index
             self.bases[()], self.resource_roots[""] = ROOT_URI, ROOT_URI
