@@ -145,7 +145,6 @@ class _Source:
             "K": InstanceKey,
             "Findings": Findings,
             "OverBudget": OverBudget,
-            "UnicodeError": UnicodeError,
             "E": deferred_error,
         }
         self.counter = 0
@@ -313,7 +312,7 @@ class _Generator:
         line(depth + 1, f"if {found} is not None: errors.append({found})")
 
     def emit_kinds(self, node: Node, value: str, kind: str, path: list[str], depth: int) -> None:
-        """One branch for each JSON type the value may have, declared types first (one test finds
+        """One branch for each kind of value (see _KINDS), the declared types first (one test finds
         what a valid call holds); in each, what type, enum and const say of that type, then the
         keywords that speak to it. A value of no JSON type leaves the answer to the reference walk."""
         line, plan = self.source.line, node.keywords

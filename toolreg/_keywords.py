@@ -42,7 +42,6 @@ __all__ = [
     "Every",
     "EVERY",
     "WORDS",
-    "kept_kind",
 ]
 
 Path = tuple[Token, ...]
@@ -294,18 +293,18 @@ def _type_check(site: Site, tests: list[Callable[[object], bool]]) -> Check:
 
         def check_one(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             if not test(instance):
-                errors.append(deferred_error(site, path, kept_kind(instance)))
+                errors.append(deferred_error(site, path, _kept_kind(instance)))
 
         return check_one
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not any(test(instance) for test in tests):
-            errors.append(deferred_error(site, path, kept_kind(instance)))
+            errors.append(deferred_error(site, path, _kept_kind(instance)))
 
     return check
 
 
-def kept_kind(instance: Any) -> Any:
+def _kept_kind(instance: Any) -> Any:
     """What a type error keeps of the instance: a scalar itself, an array or object by its type."""
     kind = type(instance)
     return kind if kind is dict or kind is list else instance
