@@ -487,10 +487,20 @@ class _Generator:
             line(depth, f"for {key} in {value}:")
             line(depth + 1, f"if type({key}) is not str: raise NotPlainJSON")
             self.report(node, "propertyNames", value, path, depth)
+        required = frozenset(plan.get("required", ()))
         for name, location in plan.get("properties", ()):
             constant, child = self.source.constant(name), self.source.fresh("x")
-            line(depth, f"{child} = {value}.get({constant}, MISSING)")
-            line(depth, f"if {child} is not MISSING:")
+            if name in required:
+                # A valid call has it, so a subscript finds it at once; only a wrong call pays for
+                # the exception.
+                line(depth, "try:")
+                line(depth + 1, f"{child} = {value}[{constant}]")
+                line(depth, "except KeyError:")
+                line(depth + 1, "pass")
+                line(depth, "else:")
+            else:
+                line(depth, f"{child} = {value}.get({constant}, MISSING)")
+                line(depth, f"if {child} is not MISSING:")
             self.emit(location, child, [*path, constant], depth + 1)
         if "patternProperties" in plan:
             # additionalProperties leaves what the patterns match: its reference check knows them.

@@ -154,11 +154,11 @@ class ValidationError:
     containers; its pointer, message and facts are written from those when first read.
     """
 
-    __slots__ = ("_site", "_location", "_kept", "_shown")
+    __slots__ = ("_parts", "_shown")
 
-    _site: Wording
-    _location: tuple[str | int, ...]
-    _kept: Any
+    # The keyword's site, the path as tokens and the kept part of the instance; then, once read, the
+    # error as shown.
+    _parts: tuple[Wording, tuple[str | int, ...], Any]
     _shown: _Shown
 
     def __init__(
@@ -188,11 +188,11 @@ class ValidationError:
 
     @property
     def schema_path(self) -> str:
-        return self._site.pointer
+        return self._parts[0].pointer
 
     @property
     def keyword(self) -> str:
-        return self._site.keyword
+        return self._parts[0].keyword
 
     @property
     def message(self) -> str:
@@ -207,7 +207,8 @@ class ValidationError:
             return self._shown
         except AttributeError:
             pass
-        location, words = self._location, self._site.words(self._kept)
+        site, location, kept = self._parts
+        words = site.words(kept)
         pointer, hidden = to_pointer(location), masked_pointer(location)
         masked: Masked | None = None
         message, quoted, facts, masked_message, masked_facts = words
@@ -280,9 +281,7 @@ def deferred_error(site: Wording, path: tuple[str | int, ...], kept: Any) -> Val
     """An error of the keyword at ``site``, at ``path`` (tokens), worded when first read from ``kept``:
     the immutable part of the instance its words need (a length, a number, a tuple of names)."""
     error = _new_error(ValidationError)
-    _set_site(error, site)
-    _set_location(error, path)
-    _set_kept(error, kept)
+    _set_parts(error, (site, path, kept))
     return error
 
 
@@ -314,14 +313,12 @@ def _fill(
     masked: MaskedLater | None,
 ) -> None:
     # Slot descriptors, since __setattr__ refuses.
-    _set_site(error, _Worded(schema_path, keyword))
+    _set_parts(error, (_Worded(schema_path, keyword), (), None))
     _set_shown(error, (path, message, MappingProxyType(facts), masked))
 
 
 _new_error = object.__new__
-_set_site = vars(ValidationError)["_site"].__set__
-_set_location = vars(ValidationError)["_location"].__set__
-_set_kept = vars(ValidationError)["_kept"].__set__
+_set_parts = vars(ValidationError)["_parts"].__set__
 _set_shown = vars(ValidationError)["_shown"].__set__
 
 
