@@ -26,7 +26,7 @@ from typing import Any
 
 from ._errors import ValidationError, deferred_error
 from ._keywords import BranchCheck, Findings, OverBudget, Path, Site
-from ._pointer import InstanceKey, escape, to_pointer
+from ._pointer import InstanceKey, to_pointer
 from ._regex import SHORT
 from ._schema import Compiled, Node
 from ._vocabulary import DEFAULT_DIALECT, keywords
@@ -224,15 +224,14 @@ class _Generator:
 
     def report(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
         """Let the reference check of this keyword append its errors."""
-        check = self.source.constant(self.compiled.keyword_checks[f"{node.pointer}/{escape(keyword)}"])
+        check = self.source.constant(self.compiled.keyword_checks[node.pointer, keyword])
         self.source.line(depth, f"{check}({value}, {_path_expression(path)}, errors)")
 
     def fail(self, node: Node, keyword: str, kept: str, path: list[str], depth: int) -> None:
         """Append the error of a keyword found failing, keeping what its reference check keeps: the
         same site and words, so the error is the reference's, written only when read."""
-        schema = self.compiled.schema_at(node.location)
         site = Site(
-            keyword, node.location + (keyword,), schema, self.compiled, f"{node.pointer}/{escape(keyword)}"
+            keyword, node.location, self.compiled.schema_at(node.location), self.compiled, node.pointer
         )
         self.source.line(
             depth, f"errors.append(E({self.source.constant(site)}, {_path_expression(path)}, {kept}))"
@@ -304,7 +303,7 @@ class _Generator:
             line(inner, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
             line(inner, f"{passed} += not {scratch}")
             scratches.append(scratch)
-        check = self.compiled.keyword_checks[f"{node.pointer}/{keyword}"]
+        check = self.compiled.keyword_checks[node.pointer, keyword]
         assert isinstance(check, BranchCheck)
         judge, found = self.source.constant(check.judge), self.source.fresh("e")
         line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}:")

@@ -181,13 +181,23 @@ class Site:
     """Where a keyword stands in its schema, how to compile the subschemas below it, and how to word
     the errors it finds (the function :data:`WORDS` names for it, from what the check kept)."""
 
-    __slots__ = ("keyword", "location", "schema", "compiler", "pointer")
+    __slots__ = ("keyword", "schema", "compiler", "_within", "_within_pointer")
 
     def __init__(
-        self, keyword: str, location: Path, schema: dict[str, Any], compiler: Compiler, pointer: str
+        self, keyword: str, within: Path, schema: dict[str, Any], compiler: Compiler, within_pointer: str
     ) -> None:
-        self.keyword, self.location, self.schema = keyword, location, schema
-        self.compiler, self.pointer = compiler, pointer
+        # The schema object's location and pointer: the keyword's own are made only when asked for.
+        self.keyword, self.schema, self.compiler = keyword, schema, compiler
+        self._within, self._within_pointer = within, within_pointer
+
+    @property
+    def location(self) -> Path:
+        return self._within + (self.keyword,)
+
+    @property
+    def pointer(self) -> str:
+        # A keyword's name needs no escaping in a pointer: none holds "~" or "/".
+        return f"{self._within_pointer}/{self.keyword}"
 
     @property
     def value(self) -> Any:
@@ -215,7 +225,7 @@ class Site:
 
     def in_place(self, schema: Any, *below: Token) -> Check:
         """A subschema that applies to the instance itself, as in allOf, anyOf, oneOf and not."""
-        self.compiler.applies_in_place(self.location[:-1], self.location + below)
+        self.compiler.applies_in_place(self._within, self.location + below)
         return self.compiler.compile(schema, self.location + below, self.pointer_to(below))
 
     def non_negative_integer(self, value: Any) -> int:
@@ -230,9 +240,9 @@ class Site:
 
     def in_place_sibling(self, keyword: str) -> Check:
         """The subschema of a sibling keyword (``then`` beside ``if``), applied to the same value."""
-        location = self.location[:-1] + (keyword,)
-        self.compiler.applies_in_place(self.location[:-1], location)
-        pointer = self.pointer.rsplit("/", 1)[0] + "/" + keyword
+        location = self._within + (keyword,)
+        self.compiler.applies_in_place(self._within, location)
+        pointer = f"{self._within_pointer}/{keyword}"
         return self.compiler.compile(self.schema[keyword], location, pointer)
 
     def schemas(self, value: Any, *, in_place: bool) -> list[Check]:

@@ -167,7 +167,7 @@ class _Compiler:
         self.in_place: list[tuple[Path, Path, str | None]] = []
         # What the fast path (``_codegen``) reuses: each keyword's check, by the keyword's pointer,
         # and where each $ref leads.
-        self.keyword_checks: dict[str, Check] = {}
+        self.keyword_checks: dict[tuple[str, str], Check] = {}
         self.ref_targets: dict[str, Path] = {}
         self.waiting: list[tuple[Any, Path, str]] = []
         self.nodes: dict[str, Node] = {}
@@ -586,10 +586,9 @@ class _Compiler:
             # Each keyword in the table's order, whatever the order of the schema's keys.
             present.sort(key=self.order.__getitem__)
         for keyword in present:
-            # A keyword's name needs no escaping in a pointer: none holds "~" or "/".
-            site = Site(keyword, location + (keyword,), schema, self, f"{pointer}/{keyword}")
+            site = Site(keyword, location, schema, self, pointer)
             check = self.keywords[keyword].build(schema[keyword], site)
-            self.keyword_checks[site.pointer] = check
+            self.keyword_checks[pointer, keyword] = check
             if check is not no_check:
                 checks.append(check)
         resource = self.resource_roots.get(pointer) if self.dynamic else None
