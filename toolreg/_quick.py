@@ -4,10 +4,10 @@ Compiling a schema builds a check for every keyword, which a registry of hundred
 start-up although most tools are called rarely. :func:`vouch` instead reads a schema made only of the
 keywords tool catalogs use most, with the values compilation would accept, and answers whether
 compiling it is sure to succeed; the registry then compiles it at its first call. It answers no for
-anything else, however valid (an ``$id``, a remote ``$ref``, a rare keyword, another dialect), and the
-registry compiles that schema at once, which refuses it with the precise reason or accepts it. So
-``vouch`` may be stricter than compilation, never looser: a test holds it to that over the official
-suite's schemas, the real catalogs' and random ones.
+anything else, however valid (an ``$id``, a remote ``$ref``, a rare keyword, a meta-schema of the
+caller's), and the registry compiles that schema at once, which refuses it with the precise reason or
+accepts it. So ``vouch`` may be stricter than compilation, never looser: a test holds it to that over
+the official suite's schemas, the real catalogs' and random ones.
 """
 
 from __future__ import annotations
@@ -16,15 +16,17 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ._keywords import JSON_TYPES
 from ._limits import Limits
 from ._regex import Pattern, RegexSyntaxError
 from ._vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
 
 __all__ = ["vouch"]
 
-PatternCache = Callable[[str], tuple[Pattern, "str | None"]]
+# Compiles a pattern (once per registry) and reads its backtracking risk; raises RegexSyntaxError.
+PatternGuard = Callable[[str], tuple[Pattern, "str | None"]]
 
-_TYPES = frozenset({"null", "boolean", "integer", "number", "string", "array", "object"})
+_TYPES = frozenset(JSON_TYPES)
 
 
 def _number(value: Any) -> bool:
@@ -90,7 +92,7 @@ _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
 _INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
-def vouch(root: Any, limits: Limits, pattern_and_risk: PatternCache) -> bool:
+def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
     """Whether compiling ``root`` (a snapshot) is sure to succeed; False means "compile it now".
 
     ``pattern_and_risk`` compiles a pattern and reads its backtracking risk (the registry's cache).
@@ -147,7 +149,7 @@ def _dialect(declared: Any) -> str:
     return DIALECTS.get(declared, "") if type(declared) is str else ""
 
 
-def _safe_pattern(value: Any, limits: Limits, pattern_and_risk: PatternCache) -> bool:
+def _safe_pattern(value: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
     if type(value) is not str:
         return False
     try:

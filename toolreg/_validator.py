@@ -31,7 +31,8 @@ class Validator:
     :attr:`source`), made then, or earlier by :meth:`prepare`: a tool called a few times never pays
     for code generation, and a large call pays for one walk at most. Both return
     the same errors in the same order. The schema is a private snapshot: :attr:`schema` hands out
-    copies, so nothing done to them changes what either path checks.
+    copies, so nothing done to them changes what either path checks. (A registry's validator may
+    compile its snapshot at its first call, once the quick check of ``_quick`` has vouched for it.)
     """
 
     __slots__ = (
@@ -81,7 +82,7 @@ class Validator:
         validator._later = compile_later
         return validator
 
-    def _schema(self) -> Compiled:
+    def _compiled_schema(self) -> Compiled:
         compiled = self._compiled
         if compiled is None:
             assert self._later is not None
@@ -117,7 +118,7 @@ class Validator:
     def _build(self) -> FastCheck:
         if self._fast is None:
             try:
-                self._source, self._fast = generate(self._schema())
+                self._source, self._fast = generate(self._compiled_schema())
             except (NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
                 # Python's compiler has limits of its own (20 nested blocks): a schema within
                 # toolreg's limits can pass them, and the reference walk then answers every call.
@@ -134,7 +135,7 @@ class Validator:
         if fast is None:
             # Generating code costs about what walking a few hundred values does: walk until then.
             if self._walked < WALKED_VALUES:
-                walked, values = _walk_counted(self._schema(), instance)
+                walked, values = _walk_counted(self._compiled_schema(), instance)
                 self._walked += max(values, 1)
                 return walked or OK
             fast = self._build()
@@ -168,7 +169,7 @@ class Validator:
 
     def validate_reference(self, instance: Any) -> Result:
         """The same answer as :meth:`validate`, from the recursive reference walk."""
-        return _walk(self._schema(), instance) or OK
+        return _walk(self._compiled_schema(), instance) or OK
 
     def is_valid(self, instance: Any) -> bool:
         """True when :meth:`validate` would return ``Ok``."""
