@@ -126,20 +126,19 @@ def _schemas() -> st.SearchStrategy[Any]:
     leaves = st.one_of(st.booleans(), st.dictionaries(_NAMES, _VALUES, max_size=3))
 
     def extend(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-        return st.one_of(
-            st.dictionaries(_NAMES, _VALUES, max_size=2).flatmap(
-                lambda base: st.fixed_dictionaries(
-                    {},
-                    optional={
-                        "properties": st.dictionaries(st.sampled_from(["p", "q"]), children, max_size=2),
-                        "$defs": st.dictionaries(st.sampled_from(["a", "b"]), children, max_size=2),
-                        "items": children,
-                        "anyOf": st.lists(children, max_size=2),
-                        "not": children,
-                        "$ref": _REFS,
-                    },
-                ).map(lambda found: {**base, **found})
-            ),
+        below = st.fixed_dictionaries(
+            {},
+            optional={
+                "properties": st.dictionaries(st.sampled_from(["p", "q"]), children, max_size=2),
+                "$defs": st.dictionaries(st.sampled_from(["a", "b"]), children, max_size=2),
+                "items": children,
+                "anyOf": st.lists(children, max_size=2),
+                "not": children,
+                "$ref": _REFS,
+            },
+        )
+        return st.tuples(st.dictionaries(_NAMES, _VALUES, max_size=2), below).map(
+            lambda pair: {**pair[0], **pair[1]}
         )
 
     return st.recursive(leaves, extend, max_leaves=8)
