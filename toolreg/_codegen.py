@@ -474,7 +474,10 @@ class _Generator:
         line, plan = self.source.line, node.keywords
         self.emit_size_bounds(node, value, path, depth, ("minProperties", "maxProperties"))
         names = [self.source.constant(name) for name in plan.get("required", ())]
-        if names:
+        if len(names) == 1:
+            line(depth, f"if {names[0]} not in {value}:")
+            self.fail(node, "required", names[0], path, depth + 1)
+        elif names:
             # One test for a call that has them all; then which are missing, in the schema's order.
             line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")
             for name in names:
