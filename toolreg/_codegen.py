@@ -93,17 +93,15 @@ def _kinds_of_type(name: str) -> tuple[str, ...]:
     return ("int", "float") if name in ("integer", "number") else (name,)
 
 
-def _kind_of_value(value: Any) -> str | None:
-    """The kind of a scalar constant; None for an array or object."""
+def _kinds_of_value(value: Any) -> tuple[str, ...]:
+    """The kinds a value equal to this constant may have (1.0 equals 1); none for an array or object."""
     if value is None:
-        return "null"
+        return ("null",)
     if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    return "string" if isinstance(value, str) else None
+        return ("boolean",)
+    if isinstance(value, (int, float)):
+        return ("int", "float")
+    return ("string",) if isinstance(value, str) else ()
 
 
 def _string_enum(plan: Mapping[str, Any]) -> bool:
@@ -311,36 +309,63 @@ class _Generator:
         line(depth + 1, f"if {found} is not None: errors.append({found})")
 
     def emit_kinds(self, node: Node, value: str, kind: str, path: list[str], depth: int) -> None:
-        """One branch for each kind of value (see _KINDS), the declared types first (one test finds
-        what a valid call holds); in each, what type, enum and const say of that type, then the
-        keywords that speak to it. A value of no JSON type leaves the answer to the reference walk."""
+        """A branch for each kind of value (see _KINDS) a valid value may have, the declared types or
+        those enum and const allow, first (one test finds what a valid call holds), and for each
+        kind a keyword here speaks to: in each, what type, enum and const say of that kind, then the
+        keywords that speak to it. One branch more for every other kind, which type, enum and const
+        refuse alike; a value of no JSON type leaves the answer to the reference walk."""
         line, plan = self.source.line, node.keywords
         if not {"type", "enum", "const"} & plan.keys() and not _TYPED_KEYWORDS & plan.keys():
             if not _IN_PLACE & plan.keys():
                 # Without a $ref or combinator, which walk the whole value with the same care.
                 line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
             return
-        # The types a valid value may have first: those declared, or else those enum and const allow.
-        declared = [kind for name in plan.get("type", ()) for kind in _kinds_of_type(name)]
-        likely = [*declared, *map(_kind_of_value, plan.get("enum", ()))]
-        if "const" in plan:
-            likely.append(_kind_of_value(plan["const"]))
-        kinds = [name for name in dict.fromkeys([*likely, *_KINDS]) if name is not None]
-        if not {"type", "enum", "const"} & plan.keys():
-            # Nothing here tells true, false and null apart.
-            kinds = [name for name in kinds if name not in ("boolean", "null")]
-            last = f"elif not ({kind} is bool or {value} is None):"
-        else:
-            last = "else:"
+        likely = [kind for name in plan.get("type", ()) for kind in _kinds_of_type(name)]
+        for option in [*plan.get("enum", ()), *([plan["const"]] if "const" in plan else [])]:
+            # 1 and 1.0 are equal in JSON: a number's value may be either kind.
+            likely.extend(_kinds_of_value(option))
+        own = [
+            name
+            for name in dict.fromkeys([*likely, *_KINDS])
+            if name in likely or _KEYWORDS_OF[name] & plan.keys()
+        ]
+        others = [name for name in _KINDS if name not in own]
         allowed = self.source.constant(frozenset(plan["enum"])) if _string_enum(plan) else ""
-        for number, name in enumerate(kinds):
+        for number, name in enumerate(own):
             line(depth, f"{'if' if number == 0 else 'elif'} {_KINDS[name].format(t=kind, v=value)}:")
             start = len(self.source.lines)
             self.emit_kind(node, name, value, kind, path, depth + 1, allowed)
             if len(self.source.lines) == start:
                 line(depth + 1, "pass")
-        line(depth, last)
+        if others:
+            tests = " or ".join(_KINDS[name].format(t=kind, v=value) for name in others)
+            line(depth, f"{'elif' if own else 'if'} {tests}:")
+            self.emit_other_kinds(node, value, kind, path, depth + 1, allowed)
+        line(depth, "else:")
         line(depth + 1, "raise NotPlainJSON")
+
+    def emit_other_kinds(
+        self, node: Node, value: str, kind: str, path: list[str], depth: int, allowed: str
+    ) -> None:
+        """A value of a kind that no type here declares, no enum or const allows and no keyword here
+        speaks to: type and a string enum or scalar const fail; another enum or const is asked."""
+        line, plan = self.source.line, node.keywords
+        if _IN_PLACE & plan.keys():
+            line(depth, f"if {kind} is float and {value} - {value} != 0: raise NotPlainJSON  # NaN or ∞")
+        else:
+            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+        if "type" in plan:
+            self.fail(node, "type", f"{kind} if {kind} is dict or {kind} is list else {value}", path, depth)
+        if "enum" in plan:
+            if allowed:
+                self.fail(node, "enum", "None", path, depth)
+            else:
+                self.report(node, "enum", value, path, depth)
+        if "const" in plan:
+            if _kinds_of_value(plan["const"]):
+                self.fail(node, "const", "None", path, depth)
+            else:
+                self.report(node, "const", value, path, depth)
 
     def emit_kind(
         self, node: Node, name: str, value: str, kind: str, path: list[str], depth: int, allowed: str
@@ -366,10 +391,9 @@ class _Generator:
                 self.fail(node, "enum", "None", path, depth)
         if "const" in plan:
             expected = plan["const"]
-            expected_kind = _kind_of_value(expected)
-            if expected_kind is None:
+            if not _kinds_of_value(expected):
                 self.report(node, "const", value, path, depth)
-            elif _json_type(expected_kind) != _json_type(name):
+            elif name not in _kinds_of_value(expected):
                 self.fail(node, "const", "None", path, depth)
             elif name != "null":
                 # JSON's equality within one type: 1 == 1.0, and true is only true.
