@@ -20,6 +20,7 @@ __all__ = [
     "thaw",
     "trusted_error",
     "deferred_error",
+    "worded_error",
     "Words",
     "Wording",
     "ToolregError",
@@ -208,18 +209,7 @@ class ValidationError:
         except AttributeError:
             pass
         site, location, kept = self._parts
-        words = site.words(kept)
-        pointer, hidden = to_pointer(location), masked_pointer(location)
-        masked: Masked | None = None
-        message, quoted, facts, masked_message, masked_facts = words
-        if quoted or hidden is not None or masked_message is not None or masked_facts is not None:
-            if masked_facts is None:
-                masked_facts = {key: value for key, value in facts.items() if key not in INSTANCE_FACTS}
-            shown = message if masked_message is None else masked_message
-            masked = (pointer if hidden is None else hidden, shown, MappingProxyType(dict(masked_facts)))
-        if type(facts) is not MappingProxyType:
-            facts = MappingProxyType(dict(facts))
-        rendered: _Shown = (pointer, message + quoted, facts, masked)
+        rendered = _render(location, site.words(kept))
         _set_shown(self, rendered)  # two threads may both write it: they write equal values
         return rendered
 
@@ -275,6 +265,32 @@ def _rebuild(
     path: str, schema_path: str, keyword: str, message: str, facts: Any, masked: Masked | None
 ) -> ValidationError:
     return ValidationError(path, schema_path, keyword, message, facts, masked=masked)
+
+
+def _render(location: tuple[str | int, ...], words: Words) -> _Shown:
+    """An error as shown: its pointer, its message, its facts, and its masked form where that differs
+    from dropping the quoted words and :data:`INSTANCE_FACTS`."""
+    pointer, hidden = to_pointer(location), masked_pointer(location)
+    message, quoted, facts, masked_message, masked_facts = words
+    masked: Masked | None = None
+    if quoted or hidden is not None or masked_message is not None or masked_facts is not None:
+        if masked_facts is None:
+            masked_facts = {key: value for key, value in facts.items() if key not in INSTANCE_FACTS}
+        shown = message if masked_message is None else masked_message
+        masked = (pointer if hidden is None else hidden, shown, MappingProxyType(dict(masked_facts)))
+    if type(facts) is not MappingProxyType:
+        facts = MappingProxyType(dict(facts))
+    return (pointer, message + quoted, facts, masked)
+
+
+def worded_error(
+    schema_path: str, keyword: str, path: tuple[str | int, ...], words: Words
+) -> ValidationError:
+    """An error of the keyword at ``schema_path``, at ``path`` (tokens), with its words written now."""
+    error = _new_error(ValidationError)
+    _set_parts(error, (_Worded(schema_path, keyword), (), None))
+    _set_shown(error, _render(path, words))
+    return error
 
 
 def deferred_error(site: Wording, path: tuple[str | int, ...], kept: Any) -> ValidationError:

@@ -11,7 +11,6 @@ from typing import Any, NoReturn, Protocol
 from urllib.parse import urlsplit
 
 from ._errors import (
-    INSTANCE_FACTS,
     FrozenArray,
     Masked,
     SchemaError,
@@ -20,6 +19,7 @@ from ._errors import (
     deferred_error,
     freeze,
     trusted_error,
+    worded_error,
 )
 from ._formats import FORMATS
 from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
@@ -267,14 +267,8 @@ class Site:
         its masked form (:meth:`ValidationError.masked`) keeps ``message`` alone, or
         ``masked_message`` where the instance shows elsewhere in it.
         """
-        pointer, hidden = to_pointer(path), masked_pointer(path)
-        masked = None
-        if quoted or hidden is not None or masked_message is not None or masked_facts is not None:
-            if masked_facts is None:
-                masked_facts = {key: value for key, value in facts.items() if key not in INSTANCE_FACTS}
-            shown = message if masked_message is None else masked_message
-            masked = (pointer if hidden is None else hidden, shown, masked_facts)
-        return trusted_error(pointer, self.pointer, self.keyword, message + quoted, facts, masked)
+        words = Words(message, quoted, facts, masked_message, masked_facts)
+        return worded_error(self.pointer, self.keyword, path, words)
 
 
 # -- any instance -----------------------------------------------------------------------------

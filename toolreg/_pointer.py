@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-__all__ = ["Token", "InstanceKey", "Document", "to_pointer", "masked_pointer", "escape", "unescape", "split"]
+__all__ = [
+    "Token",
+    "InstanceKey",
+    "Document",
+    "ARRAY_INDEX",
+    "to_pointer",
+    "masked_pointer",
+    "escape",
+    "unescape",
+    "split",
+]
 
 Token = str | int
+# An array index as a pointer writes it: no sign, no leading zero.
+ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
 class InstanceKey(str):

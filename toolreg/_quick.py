@@ -16,8 +16,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ._json import is_integer, is_number
 from ._keywords import JSON_TYPES
 from ._limits import Limits
+from ._pointer import ARRAY_INDEX
 from ._regex import Pattern, RegexSyntaxError
 from ._vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
 
@@ -29,15 +31,9 @@ PatternGuard = Callable[[str], tuple[Pattern, "str | None"]]
 _TYPES = frozenset(JSON_TYPES)
 
 
-def _number(value: Any) -> bool:
-    kind = type(value)
-    return kind is int or kind is float
-
-
 def _count(value: Any) -> bool:
     """A non-negative integer, 1.0 included, as compilation reads one."""
-    kind = type(value)
-    return (kind is int or (kind is float and value.is_integer())) and value >= 0
+    return is_integer(value) and value >= 0
 
 
 def _type_names(value: Any) -> bool:
@@ -59,11 +55,11 @@ _VALUES: dict[str, Callable[[Any], bool]] = {
     "type": _type_names,
     "enum": lambda value: type(value) is list,
     "const": _any,
-    "multipleOf": lambda value: _number(value) and value > 0,
-    "minimum": _number,
-    "exclusiveMinimum": _number,
-    "maximum": _number,
-    "exclusiveMaximum": _number,
+    "multipleOf": lambda value: is_number(value) and value > 0,
+    "minimum": is_number,
+    "exclusiveMinimum": is_number,
+    "maximum": is_number,
+    "exclusiveMaximum": is_number,
     "minLength": _count,
     "maxLength": _count,
     "format": lambda value: type(value) is str,
@@ -89,7 +85,6 @@ _LACKING = {
 }
 # A reference made of plain names: "#", "#/$defs/Name", "#/properties/a/items" …
 _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
-_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
 def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
@@ -178,7 +173,7 @@ def _leads_to_a_schema(root: Any, ref: str) -> bool:
                 return False
             token = tokens[position + 1]
             if keyword in _LIST:
-                if not _INDEX.fullmatch(token) or type(target) is not list or int(token) >= len(target):
+                if not ARRAY_INDEX.fullmatch(token) or type(target) is not list or int(token) >= len(target):
                     return False
                 target = target[int(token)]
             elif type(target) is not dict or token not in target:

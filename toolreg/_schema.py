@@ -15,7 +15,7 @@ from ._json import NotJSON, snapshot
 from ._keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scratch, spend
 from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._metaschemas import META_SCHEMAS
-from ._pointer import Document, masked_pointer, split, to_pointer
+from ._pointer import ARRAY_INDEX, Document, masked_pointer, split, to_pointer
 from ._regex import Pattern, backtracking_risk
 from ._vocabulary import (
     ANNOTATIONS,
@@ -72,8 +72,6 @@ def resolve(base: str, reference: str) -> str:
 ROOT_URI = "https://toolreg.invalid/schema.json"
 
 __all__ = ["check_schema", "compile_schema", "guarded_pattern", "Compiled", "Node"]
-
-_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +345,7 @@ class _Compiler:
         target, resolved = self.schema_at(resource), list(resource)
         for token in split(fragment):
             step: str | int = token
-            if isinstance(target, list) and _ARRAY_INDEX.fullmatch(token) and int(token) < len(target):
+            if isinstance(target, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(target):
                 step = int(token)
             elif not isinstance(target, dict) or token not in target:
                 where = to_pointer(resolved[len(resource) :]) or "#"
