@@ -6,7 +6,7 @@ import importlib
 from typing import Any
 
 import toolreg
-from toolreg._pointer import to_pointer
+from toolreg._jsonschema.pointer import to_pointer
 
 from ._official import Implementation
 from ._oracle import Finding

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import toolreg
-from toolreg._metaschemas import META_SCHEMAS
-from toolreg._pointer import split
-from toolreg._schema import ROOT_URI, resolve
-from toolreg._vocabulary import ANNOTATIONS, DIALECTS, VOCABULARY, keywords, subschemas
+from toolreg._jsonschema.metaschemas import META_SCHEMAS
+from toolreg._jsonschema.pointer import split
+from toolreg._jsonschema.schema import ROOT_URI, resolve
+from toolreg._jsonschema.vocabulary import ANNOTATIONS, DIALECTS, VOCABULARY, keywords, subschemas
 
 __all__ = [
     "Group",

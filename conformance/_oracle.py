@@ -18,7 +18,7 @@ import jsonschema_rs
 import regress
 from jsonschema.exceptions import ValidationError as OracleError
 
-from toolreg._pointer import to_pointer
+from toolreg._jsonschema.pointer import to_pointer
 
 from ._official import ONE_SCHEMA, SCHEMA_ARRAY, SCHEMA_OBJECT, keywords_used
 

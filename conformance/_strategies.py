@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException, InvalidArgument
 from hypothesis_jsonschema import from_schema
 
-from toolreg._vocabulary import keywords, subschemas
+from toolreg._jsonschema.vocabulary import keywords, subschemas
 
 __all__ = [
     "KEYWORD_VALUES",

@@ -23,14 +23,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 import pytest  # noqa: E402
 
-import toolreg._validator  # noqa: E402
+import toolreg._jsonschema.validator  # noqa: E402
 
 # A validator answers its first calls with the reference walk; these tests hold the generated code
 # to the reference walk, so they make every validator generate its code at its first call. The
 # walk-first policy itself has its own test (tests/test_registry.py), which sets this back.
-WALKED_VALUES = toolreg._validator.WALKED_VALUES
+WALKED_VALUES = toolreg._jsonschema.validator.WALKED_VALUES
 
 
 @pytest.fixture(autouse=True)
 def _fast_path_from_the_first_call(monkeypatch):
-    monkeypatch.setattr(toolreg._validator, "WALKED_VALUES", 0)
+    monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", 0)

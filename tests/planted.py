@@ -8,7 +8,7 @@ import jsonschema
 
 import toolreg
 from conformance._oracle import non_finite_places
-from toolreg._pointer import to_pointer
+from toolreg._jsonschema.pointer import to_pointer
 
 
 def _booleans_as_integers(value: Any) -> Any:

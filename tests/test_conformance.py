@@ -12,7 +12,7 @@ from conformance._oracle import Finding, Oracles, locate_false_subschemas
 from conformance._regressions import REGRESSIONS
 from conformance._strategies import KEYWORD_VALUES
 from tests import planted
-from toolreg._vocabulary import keywords
+from toolreg._jsonschema.vocabulary import keywords
 
 KEYWORDS = keywords()
 

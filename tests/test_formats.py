@@ -3,7 +3,7 @@
 import pytest
 
 import toolreg
-from toolreg._formats import FORMATS
+from toolreg._jsonschema.formats import FORMATS
 
 # One valid and one invalid string for each format toolreg asserts.
 EXAMPLES = {

@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-import toolreg._keywords
+import toolreg._jsonschema.keywords
 from tests import accept_any
 from toolreg._cli import main
-from toolreg._json import json_key
-from toolreg._regex import _RE2_OPTIONS, Pattern, backtracking_risk, to_re2
+from toolreg._jsonschema.regex import _RE2_OPTIONS, Pattern, backtracking_risk, to_re2
+from toolreg._jsonschema.values import json_key
 
 
 def nested_schema(levels, shape):
@@ -117,9 +117,9 @@ def test_the_fast_path_judges_branches_from_what_it_found(monkeypatch):
     validator = toolreg.compile(NULLABLE_TREE)
     validator.validate(tree(1))
     walked = []
-    real = toolreg._keywords._branch_errors
+    real = toolreg._jsonschema.keywords._branch_errors
     monkeypatch.setattr(
-        toolreg._keywords, "_branch_errors", lambda *a, **k: walked.append(1) or real(*a, **k)
+        toolreg._jsonschema.keywords, "_branch_errors", lambda *a, **k: walked.append(1) or real(*a, **k)
     )
     errors = validator.validate(tree(4))
     assert errors and walked == []

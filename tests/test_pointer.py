@@ -1,6 +1,6 @@
 """RFC 6901 pointers."""
 
-from toolreg._pointer import escape, split, to_pointer, unescape
+from toolreg._jsonschema.pointer import escape, split, to_pointer, unescape
 
 
 def test_escaping_round_trips():

@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-import toolreg._validator
+import toolreg._jsonschema.validator
 from tests import accept_any
-from toolreg._errors import ToolregError
+from toolreg._jsonschema.errors import ToolregError
 
 SCHEMA = {
     "type": "object",
@@ -163,7 +163,7 @@ def test_one_shot_validation_generates_no_code(monkeypatch):
     def refuse(compiled):
         raise AssertionError("toolreg.validate generated code")
 
-    monkeypatch.setattr(toolreg._validator, "generate", refuse)
+    monkeypatch.setattr(toolreg._jsonschema.validator, "generate", refuse)
     assert toolreg.validate(SCHEMA, {"path": "a"}) == []
     assert [e.keyword for e in toolreg.validate(SCHEMA, {"path": ""})] == ["minLength"]
     with pytest.raises(AssertionError):

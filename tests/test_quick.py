@@ -14,10 +14,10 @@ import toolreg
 from conformance._official import DIALECT_FOLDERS, PARTS, default_suite_dir, load_groups
 from tests import accept_any
 from tests.test_corpus import RECORDS, needs_corpus
-from toolreg._json import snapshot
-from toolreg._limits import DEFAULT_LIMITS, Limits
-from toolreg._quick import vouch
-from toolreg._schema import compile_schema, guarded_pattern
+from toolreg._jsonschema.limits import DEFAULT_LIMITS, Limits
+from toolreg._jsonschema.quick import vouch
+from toolreg._jsonschema.schema import compile_schema, guarded_pattern
+from toolreg._jsonschema.values import snapshot
 
 SUITE = default_suite_dir()
 D7 = "http://json-schema.org/draft-07/schema#"

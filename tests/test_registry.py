@@ -225,7 +225,7 @@ def test_a_registry_can_generate_the_fast_paths_now(monkeypatch):
 def test_a_tool_called_a_few_times_never_generates_code(monkeypatch):
     from tests.conftest import WALKED_VALUES
 
-    monkeypatch.setattr(toolreg._validator, "WALKED_VALUES", WALKED_VALUES)
+    monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
     registry = toolreg.ToolRegistry()
     registry.register("a", {"type": "object", "properties": {"n": {"type": "integer"}}}, accept_any)
     validator = registry.get("a").validator

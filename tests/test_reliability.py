@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import toolreg
 from conformance._strategies import json_values, schemas
 from tests import accept_any
-from toolreg._regex import Pattern
-from toolreg._vocabulary import ANNOTATIONS, keywords
+from toolreg._jsonschema.regex import Pattern
+from toolreg._jsonschema.vocabulary import ANNOTATIONS, keywords
 
 DEPTH = 10_000
 

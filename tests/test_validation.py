@@ -227,8 +227,8 @@ def test_items_false_is_one_error_at_the_array():
 
 
 def test_the_fast_path_writes_code_only_for_keywords_it_knows():
-    from toolreg._codegen import HANDLED_KEYWORDS
-    from toolreg._vocabulary import keywords
+    from toolreg._jsonschema.codegen import HANDLED_KEYWORDS
+    from toolreg._jsonschema.vocabulary import keywords
 
     assert keywords().keys() >= HANDLED_KEYWORDS
     # A keyword without an emitter, anywhere in the schema, leaves the reference walk to answer.

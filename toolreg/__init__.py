@@ -9,20 +9,16 @@ from ._errors import (
     InvalidCallError,
     InvalidToolError,
     InvalidToolNameError,
-    LimitsError,
-    Ok,
-    SchemaError,
-    ToolregError,
     TransientError,
     UnknownProviderError,
     UnknownToolError,
-    ValidationError,
 )
 from ._feedback import FormattedErrors, format_errors
-from ._limits import Limits
+from ._jsonschema.errors import LimitsError, Ok, SchemaError, ToolregError, ValidationError
+from ._jsonschema.limits import Limits
+from ._jsonschema.schema import check_schema
+from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
 from ._registry import ToolRecord, ToolRegistry
-from ._schema import check_schema
-from ._validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
 
 __all__ = [
     "ToolRegistry",

@@ -13,10 +13,11 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._errors import InvalidCallError, TransientError, UnknownToolError, ValidationError
+from ._errors import InvalidCallError, TransientError, UnknownToolError
 from ._feedback import format_errors, printable
+from ._jsonschema.errors import ValidationError
+from ._jsonschema.validator import checked_schema
 from ._providers import provider_form
-from ._validator import checked_schema
 
 if TYPE_CHECKING:
     from ._registry import ToolRecord, ToolRegistry

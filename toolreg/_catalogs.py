@@ -7,12 +7,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._errors import InvalidToolError, SchemaError, ToolregError
-from ._json import NotJSON, snapshot
-from ._pointer import to_pointer
+from ._errors import InvalidToolError
+from ._jsonschema.errors import SchemaError, ToolregError
+from ._jsonschema.pointer import to_pointer
+from ._jsonschema.values import NotJSON, snapshot
+from ._jsonschema.vocabulary import keywords
 from ._providers import MCP_MODELLED
 from ._registry import LINE_BREAK, MCP_FLAGS, check_tool_name, join_description
-from ._vocabulary import keywords
 
 if TYPE_CHECKING:
     from ._registry import ToolRegistry

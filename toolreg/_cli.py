@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ._catalogs import import_mcp, mcp_tools
-from ._errors import ToolregError
 from ._feedback import format_errors, printable
+from ._jsonschema.errors import ToolregError
 from ._providers import PROVIDERS
 from ._registry import ToolRegistry
 

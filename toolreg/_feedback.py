@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import InvalidToolError, ValidationError
+from ._errors import InvalidToolError
+from ._jsonschema.errors import ValidationError
 
 __all__ = ["FormattedErrors", "UNPRINTABLE", "format_errors", "printable"]
 

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._calls import CallResult
-from ._errors import InvalidCallError, ValidationError
+from ._errors import InvalidCallError
 from ._feedback import printable
-from ._json import json_type
+from ._jsonschema.errors import ValidationError
+from ._jsonschema.values import json_type
 from ._providers import from_provider_name
 
 __all__ = ["ToolCall", "CALL_SHAPES", "read_call", "result_message", "parse_arguments", "problem_result"]

@@ -11,8 +11,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from ._errors import ExportError, UnknownProviderError
-from ._pointer import split, to_pointer
-from ._vocabulary import keywords
+from ._jsonschema.pointer import split, to_pointer
+from ._jsonschema.vocabulary import keywords
 
 __all__ = [
     "MCP_MODELLED",

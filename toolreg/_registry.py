@@ -13,30 +13,25 @@ from typing import Any, TypeVar
 
 from ._calls import CallResult, RetryPolicy, acall_tool, call_tool, without_optional_nulls
 from ._errors import (
-    OK,
     DuplicateToolError,
     ExportError,
     InvalidArgumentsError,
     InvalidToolError,
     InvalidToolNameError,
-    Result,
-    SchemaError,
     UnknownToolError,
-    ValidationError,
-    freeze,
-    thaw,
 )
 from ._feedback import UNPRINTABLE
-from ._json import NotJSON, json_type, snapshot
-from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
+from ._jsonschema.errors import OK, Result, SchemaError, ValidationError, freeze, thaw
+from ._jsonschema.limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
+from ._jsonschema.quick import vouch
+from ._jsonschema.regex import Pattern
+from ._jsonschema.schema import Compiled, compile_schema, guarded_pattern
+from ._jsonschema.validator import Validator, checked_schema
+from ._jsonschema.values import NotJSON, json_type, snapshot
 from ._messages import ToolCall, problem_result, read_call, result_message
 from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._pydantic import function_schemas, is_model, model_handler, model_schema
-from ._quick import vouch
-from ._regex import Pattern
-from ._schema import Compiled, compile_schema, guarded_pattern
 from ._signatures import check_handler
-from ._validator import Validator, checked_schema
 
 __all__ = [
     "ToolRecord",

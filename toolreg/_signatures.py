@@ -8,7 +8,7 @@ from types import FunctionType
 from typing import Any
 
 from ._errors import InvalidToolError
-from ._json import json_equal
+from ._jsonschema.values import json_equal
 
 __all__ = ["check_handler"]
 

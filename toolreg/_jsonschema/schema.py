@@ -10,14 +10,14 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urljoin
 
-from ._errors import Masked, SchemaError, ValidationError, trusted_error
-from ._json import NotJSON, snapshot
-from ._keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scratch, spend
-from ._limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
-from ._metaschemas import META_SCHEMAS
-from ._pointer import ARRAY_INDEX, Document, masked_pointer, split, to_pointer
-from ._regex import Pattern, backtracking_risk
-from ._vocabulary import (
+from .errors import Masked, SchemaError, ValidationError, trusted_error
+from .keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scratch, spend
+from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
+from .metaschemas import META_SCHEMAS
+from .pointer import ARRAY_INDEX, Document, masked_pointer, split, to_pointer
+from .regex import Pattern, backtracking_risk
+from .values import NotJSON, snapshot
+from .vocabulary import (
     ANNOTATIONS,
     DEFAULT_DIALECT,
     DIALECTS,
@@ -163,7 +163,7 @@ class _Compiler:
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
         self.in_place: list[tuple[Path, Path, str | None]] = []
-        # What the fast path (``_codegen``) reuses: each keyword's check, by the keyword's pointer,
+        # What the fast path (``codegen``) reuses: each keyword's check, by the keyword's pointer,
         # and where each $ref leads.
         self.keyword_checks: dict[tuple[str, str], Check] = {}
         self.ref_targets: dict[str, Path] = {}

@@ -6,13 +6,13 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._codegen import FastCheck, NoFastPath, generate
-from ._errors import OK, Result, ValidationError, trusted_error
-from ._json import json_copy, json_key, plain_copy, survey
-from ._keywords import Findings, OverBudget
-from ._limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits
-from ._pointer import to_pointer
-from ._schema import Compiled, compile_schema
+from .codegen import FastCheck, NoFastPath, generate
+from .errors import OK, Result, ValidationError, trusted_error
+from .keywords import Findings, OverBudget
+from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits
+from .pointer import to_pointer
+from .schema import Compiled, compile_schema
+from .values import json_copy, json_key, plain_copy, survey
 
 __all__ = ["Validator", "compile", "validate", "WALKED_VALUES"]
 
@@ -32,7 +32,7 @@ class Validator:
     for code generation, and a large call pays for one walk at most. Both return
     the same errors in the same order. The schema is a private snapshot: :attr:`schema` hands out
     copies, so nothing done to them changes what either path checks. (A registry's validator may
-    compile its snapshot at its first call, once the quick check of ``_quick`` has vouched for it.)
+    compile its snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
     """
 
     __slots__ = (
@@ -76,7 +76,7 @@ class Validator:
 
     @classmethod
     def _deferred(cls, root: Any, limits: Limits, compile_later: Callable[[], Compiled]) -> Validator:
-        """A validator over a snapshot checked already (see ``_quick``), compiled at its first use."""
+        """A validator over a snapshot checked already (see ``quick``), compiled at its first use."""
         validator = cls.__new__(cls)
         validator._start(None, root, limits)
         validator._later = compile_later

@@ -1,9 +1,9 @@
 """The fast path: a compiled schema turned into straight-line Python source that finds the same errors.
 
-The generator reads only the intermediate form compilation made (``_schema.Node``: each schema
+The generator reads only the intermediate form compilation made (``schema.Node``: each schema
 object's keywords in the table's order, with subschemas as locations and patterns compiled), never
 the schema itself. The generated code decides, with inline tests on exact types, whether each
-keyword fails; when one does, it appends the error the reference walk (``_keywords``) would make:
+keyword fails; when one does, it appends the error the reference walk (``keywords``) would make:
 the same site, path and kept part of the instance, worded by the same function when first read. For
 the keywords whose verdict takes more than a test (``multipleOf``, ``uniqueItems``, a closed object's
 extra names, …) it calls their reference check instead. Either way every error, message and fact
@@ -24,12 +24,12 @@ import collections
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._errors import ValidationError, deferred_error
-from ._keywords import BranchCheck, Findings, OverBudget, Path, Site
-from ._pointer import InstanceKey, to_pointer
-from ._regex import SHORT
-from ._schema import Compiled, Node
-from ._vocabulary import DEFAULT_DIALECT, keywords
+from .errors import ValidationError, deferred_error
+from .keywords import BranchCheck, Findings, OverBudget, Path, Site
+from .pointer import InstanceKey, to_pointer
+from .regex import SHORT
+from .schema import Compiled, Node
+from .vocabulary import DEFAULT_DIALECT, keywords
 
 __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 

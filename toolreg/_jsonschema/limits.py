@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ._errors import LimitsError
+from .errors import LimitsError
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "WORK_PER_VALUE", "LimitsLike", "as_limits"]
 
@@ -22,7 +22,7 @@ class Limits:
     more subschemas. Tool arguments and schemas seen in real catalogs nest fewer than 10 levels.
     ``allow_backtracking_patterns``: a ``pattern`` that only the backtracking engine can run and
     whose time cannot be shown linear in the string (``(?=x)\\d*\\d*y``) is refused unless this is
-    set; see ``_regex.backtracking_risk``.
+    set; see ``regex.backtracking_risk``.
     ``max_work``: how many subschemas one validation may apply in place (each branch of ``allOf``,
     ``anyOf``, ``oneOf``, ``not``, each ``$ref`` followed) beyond :data:`WORK_PER_VALUE` for each value
     in the instance; past it the answer is one ``limit`` error. A ``$ref`` graph that branches at

@@ -6,9 +6,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from . import _keywords as k
-from ._keywords import Check, Site
-from ._pointer import Token
+from . import keywords as k
+from .keywords import Check, Site
+from .pointer import Token
 
 __all__ = [
     "Keyword",

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn, Protocol
 from urllib.parse import urlsplit
 
-from ._errors import (
+from .errors import (
     FrozenArray,
     Masked,
     SchemaError,
@@ -21,11 +21,11 @@ from ._errors import (
     trusted_error,
     worded_error,
 )
-from ._formats import FORMATS
-from ._json import exact_number, is_integer, is_number, json_equal, json_key, json_type
-from ._limits import Limits
-from ._pointer import InstanceKey, Token, masked_pointer, to_pointer
-from ._regex import Pattern, RegexSyntaxError
+from .formats import FORMATS
+from .limits import Limits
+from .pointer import InstanceKey, Token, masked_pointer, to_pointer
+from .regex import Pattern, RegexSyntaxError
+from .values import exact_number, is_integer, is_number, json_equal, json_key, json_type
 
 __all__ = [
     "Check",
@@ -148,7 +148,7 @@ EVERY = Every()
 
 
 class Compiler(Protocol):
-    """What a keyword function may ask of the schema walk (see ``_schema``)."""
+    """What a keyword function may ask of the schema walk (see ``schema``)."""
 
     limits: Limits
     dialect: str
@@ -1360,7 +1360,7 @@ def _vocabulary(value: Any, site: Site) -> Check:
 
 def _format(value: Any, site: Site) -> Check:
     """An annotation, unless format assertion is on: then a string must be a valid instance of a
-    format toolreg knows (see ``_formats``); other formats stay annotations."""
+    format toolreg knows (see ``formats``); other formats stay annotations."""
     if not isinstance(value, str):
         site.refuse(f"must be a string, not {show(value)}")
     valid = FORMATS.get(value)

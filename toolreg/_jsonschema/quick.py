@@ -16,12 +16,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ._json import is_integer, is_number
-from ._keywords import JSON_TYPES
-from ._limits import Limits
-from ._pointer import ARRAY_INDEX
-from ._regex import Pattern, RegexSyntaxError
-from ._vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
+from .keywords import JSON_TYPES
+from .limits import Limits
+from .pointer import ARRAY_INDEX
+from .regex import Pattern, RegexSyntaxError
+from .values import is_integer, is_number
+from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
 
 __all__ = ["vouch"]
 

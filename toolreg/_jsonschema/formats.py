@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from ._regex import Pattern, RegexSyntaxError
+from .regex import Pattern, RegexSyntaxError
 
 __all__ = ["FORMATS"]
 
