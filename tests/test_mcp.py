@@ -1,0 +1,251 @@
+"""toolreg.mcp's server, driven by the SDK's own clients over stdio and streamable HTTP, on both
+protocol versions the SDK speaks; each server is a child process, shared by the tests of a connection."""
+
+import importlib
+import subprocess
+import sys
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'toolreg[mcp]'")
+
+import mcp_types as types
+from mcp import Client, ClientSession, MCPError, stdio_client
+
+import toolreg
+from tests.mcp_servers import registry_server
+from tests.mcp_servers.clients import (
+    LEGACY,
+    MODERN,
+    http_legacy_peer,
+    http_server,
+    modern_peer,
+    remote,
+    stdio_legacy_peer,
+    stdio_params,
+    wire,
+)
+from toolreg.mcp import aserve, server
+
+CONNECTIONS = [("stdio", LEGACY), ("stdio", MODERN), ("streamable-http", LEGACY), ("streamable-http", MODERN)]
+
+
+@pytest.fixture(scope="module")
+def marks(tmp_path_factory):
+    return tmp_path_factory.mktemp("marks")
+
+
+@pytest.fixture(scope="module")
+def http_url(marks):
+    with http_server("registry_server", str(marks)) as url:
+        yield url
+
+
+@pytest.fixture(
+    scope="module", params=CONNECTIONS, ids=[f"{transport} {version}" for transport, version in CONNECTIONS]
+)
+def peer(request, marks):
+    transport, version = request.param
+    if transport == "stdio":
+        params = stdio_params("registry_server", "stdio", str(marks))
+        connect, target = (stdio_legacy_peer if version == LEGACY else modern_peer), params
+    else:
+        url = request.getfixturevalue("http_url")
+        connect, target = (http_legacy_peer if version == LEGACY else modern_peer), url
+    with remote(connect, target) as connected:
+        yield connected
+
+
+def text(result):
+    [block] = result.content
+    return block.text
+
+
+def test_toolreg_alone_does_not_import_the_sdk():
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, toolreg; print(sorted(m for m in sys.modules if m.startswith('mcp')))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.strip() == "[]"
+
+
+def test_without_the_sdk_toolreg_mcp_names_the_extra(monkeypatch):
+    monkeypatch.delitem(sys.modules, "toolreg.mcp")
+    monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` now fails, as when it is not installed
+    with pytest.raises(ImportError, match=r"pip install 'toolreg\[mcp\]'"):
+        importlib.import_module("toolreg.mcp")
+
+
+def test_each_connection_speaks_its_version_and_announces_list_changes(peer, request):
+    assert peer.protocol_version == request.node.callspec.params["peer"][1]
+    assert peer.peer.tools_capability == types.ToolsCapability(list_changed=True)
+
+
+def test_tools_list_is_the_registrys_export_page_by_page(peer, marks):
+    pages = peer.list_pages()
+    expected = registry_server.build(marks).export("mcp")
+    if peer.protocol_version == LEGACY:
+        # Before 2026-07-28 an output schema describes an object: the word counter's is left out.
+        del expected[1]["outputSchema"]
+    assert [wire(tool) for page in pages for tool in page] == expected
+    assert [len(page) for page in pages] == [2, 2, 1]
+
+
+def test_a_bad_call_is_an_error_with_every_pointer_and_the_handler_never_runs(peer, marks):
+    tag = f"bad {peer.protocol_version} {id(peer)}"
+    # Arguments a handler would take, and then fail on, having left its mark.
+    result = peer.call("demo.add", {"a": "1", "b": 2.5, "tag": tag})
+    assert result.is_error
+    assert result.structured_content is None  # the errors travel as text
+    assert text(result) == (
+        "The arguments for demo.add have 2 problems:\n"
+        "- at /a: expected integer, got string; write 1 without the quotes\n"
+        "- at /b: expected integer, got number\n"
+        "Fix these and call again with the corrected arguments."
+    )
+    assert not (marks / tag).exists()
+    # The same call put right runs the handler, which leaves its mark.
+    assert not peer.call("demo.add", {"a": 1, "b": 2, "tag": tag}).is_error
+    assert (marks / tag).exists()
+
+
+def test_a_good_call_has_content_and_structured_content(peer, marks):
+    result = peer.call("demo.add", {"a": 1, "b": 2, "tag": f"good {id(peer)}"})
+    assert not result.is_error
+    assert result.structured_content == {"sum": 3}
+    assert text(result) == '{"sum": 3}'
+    counted = peer.call("demo.count_words", {"text": "one two three"})
+    assert text(counted) == "3"
+    # Any JSON value is structured content from 2026-07-28; before it the tool has no output schema.
+    assert counted.structured_content == (3 if peer.protocol_version == MODERN else None)
+
+
+def test_a_timeout_and_an_unknown_tool_are_errors_the_model_can_read(peer):
+    late = peer.call("demo.slow", {})
+    assert (
+        late.is_error and text(late) == "The tool demo.slow did not finish within 200 ms and was abandoned."
+    )
+    unknown = peer.call("demo.ad", {"a": 1})
+    assert unknown.is_error
+    assert text(unknown).startswith("There is no tool named 'demo.ad'. Did you mean 'demo.add'")
+
+
+def test_registrations_while_connected_reach_the_client_as_list_changed(peer):
+    def listed():
+        return {tool.name for page in peer.list_pages() for tool in page}
+
+    name = f"demo.added_{peer.protocol_version.replace('-', '_')}"
+    for arguments in ({"name": name}, {"name": name, "delay_ms": 50}):  # in the call, then from a thread
+        heard = peer.changes
+        peer.call("demo.register", arguments)
+        peer.wait_for_change(heard)
+        assert name in listed()
+        heard = peer.changes
+        assert text(peer.call("demo.unregister", {"name": name})) == name
+        peer.wait_for_change(heard)
+        assert name not in listed()
+
+
+def test_a_handler_abandoned_past_its_time_budget_does_not_keep_a_stdio_server_alive(tmp_path):
+    async def call_and_leave():
+        params = stdio_params("registry_server", "stdio", str(tmp_path))
+        async with stdio_client(params) as streams, ClientSession(*streams) as session:
+            await session.initialize()
+            assert (await session.call_tool("demo.slow", {})).is_error
+
+    anyio.run(call_and_leave)
+    # Written at the server's exit, after Python has joined every thread that is not a daemon: a
+    # server still held by the handler's thread would have been killed by the client, unwritten.
+    assert (tmp_path / "exited").read_text() == "by itself"
+
+
+# -- in process: the details of a listing ----------------------------------------------------------
+
+
+def tools_of(registry, mode="legacy", cursor=None):
+    """One page of the registry's listing, or the error that answered the request."""
+
+    async def listing():
+        async with Client(server(registry), mode=mode) as client:
+            try:
+                return await client.list_tools(cursor=cursor)
+            except MCPError as error:
+                return error
+
+    return anyio.run(listing)
+
+
+def test_a_stale_cursor_is_refused_with_invalid_params():
+    registry = toolreg.ToolRegistry()
+    registry.register("a.b", {"type": "object"}, lambda **arguments: None)
+    refused = tools_of(registry, cursor="a.gone")
+    assert isinstance(refused, MCPError) and refused.code == types.INVALID_PARAMS
+    assert refused.message == "the cursor 'a.gone' names no tool listed now; list again from the start"
+    assert [tool.name for tool in tools_of(registry, cursor="a.b").tools] == []
+
+
+def test_a_field_the_version_refuses_costs_that_tool_its_field_not_the_listing():
+    registry = toolreg.ToolRegistry()
+    catalog = [
+        {"name": "good", "inputSchema": {"type": "object"}, "icons": [{"src": "https://example.com/a.png"}]},
+        {"name": "bad_icons", "inputSchema": {"type": "object"}, "icons": [{"size": "no src"}]},
+        {"name": "untyped", "inputSchema": {"properties": {"x": {"type": "string"}}}},
+    ]
+    assert toolreg.import_mcp(registry, catalog, lambda tool: lambda **arguments: None).ok
+    for mode in ("legacy", "auto"):
+        listed = {tool.name: wire(tool) for tool in tools_of(registry, mode).tools}
+        assert listed["good"]["icons"] == [{"src": "https://example.com/a.png"}]
+        assert "icons" not in listed["bad_icons"]
+        assert listed["untyped"]["inputSchema"] == {"properties": {"x": {"type": "string"}}, "type": "object"}
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_call_that_changes_the_registry_is_announced_at_once_not_at_the_next_look(monkeypatch, mode):
+    monkeypatch.setattr(toolreg.mcp, "POLL_SECONDS", 3600)
+    registry = toolreg.ToolRegistry()
+
+    def add(**arguments):
+        registry.register("a.new", {"type": "object"}, lambda **arguments: "new")
+        return "added"
+
+    registry.register("a.add", {"type": "object"}, add)
+    heard = []
+
+    async def scenario():
+        async def note(message):
+            heard.append(type(message).__name__)
+
+        async with Client(server(registry), mode=mode, message_handler=note) as client:
+            if mode == "legacy":
+                await client.call_tool("a.add", {})
+                with anyio.fail_after(5):
+                    while not heard:
+                        await anyio.sleep(0.01)
+            else:
+                async with client.listen(tools_list_changed=True) as subscription:
+                    await client.call_tool("a.add", {})
+                    with anyio.fail_after(5):
+                        heard.append(type(await subscription.__anext__()).__name__)
+
+    anyio.run(scenario)
+    assert heard[-1] in ("ToolListChangedNotification", "ToolsListChanged")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: server({"a.b": None}), "serves a ToolRegistry, not dict"),
+        (lambda: server(toolreg.ToolRegistry(), page_size=0), "page_size must be a positive int"),
+        (lambda: anyio.run(lambda: aserve(toolreg.ToolRegistry(), "sse")), "transport must be"),
+    ],
+)
+def test_options_out_of_range_are_refused(call, message):
+    with pytest.raises(toolreg.InvalidCallError, match=message):
+        call()

@@ -1,0 +1,400 @@
+"""MCP on the official SDK (the ``mcp`` extra): serve a registry."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import logging
+import socket
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Literal
+
+try:
+    import anyio
+    import mcp_types
+    import uvicorn
+    from mcp import MCPError
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.lowlevel import NotificationOptions, Server
+    from mcp.server.models import InitializationOptions
+    from mcp.server.stdio import stdio_server
+    from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+    from mcp_types.methods import serialize_server_result
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+    from pydantic import ValidationError as ModelError
+except ImportError as missing:
+    raise ImportError(
+        f"toolreg.mcp needs the MCP SDK ({missing}): pip install 'toolreg[mcp]'", name=missing.name
+    ) from missing
+
+# toolreg's public API only, as any user of it would: the modules behind it may move.
+from . import (
+    CallResult,
+    InvalidCallError,
+    ToolRecord,
+    ToolRegistry,
+    UnknownToolError,
+)
+
+__all__ = ["server", "serve", "aserve"]
+
+logger = logging.getLogger(__name__)
+
+Transport = Literal["stdio", "streamable-http"]
+# How many tools one tools/list page holds: more than most servers have, so most clients, which may
+# not follow cursors, see every tool at once, while a page of a large registry stays a bounded message.
+PAGE_SIZE = 200
+# How often a connection looks for changes made outside its own calls (another thread registering).
+POLL_SECONDS = 0.5
+# The fields of an MCP tool that register's own arguments set: all a listing keeps of a tool whose
+# other fields (meta from an import: icons, _meta...) the negotiated protocol version refuses.
+_MODELLED = ("name", "title", "description", "inputSchema", "outputSchema")
+_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+# -- serving a registry -------------------------------------------------------------------------------
+
+
+def server(
+    registry: ToolRegistry,
+    *,
+    name: str = "toolreg",
+    version: str = "",
+    instructions: str | None = None,
+    page_size: int = PAGE_SIZE,
+) -> Server[Any]:
+    """The SDK's low-level ``Server`` for ``registry``, to run over any transport the SDK has.
+
+    ``tools/list`` is the registry's ``export("mcp")``, as the SDK's typed models, ``page_size`` tools
+    a page (the cursor names the last tool of the page before). Each listing fits the protocol version
+    the client negotiated: an input schema's root ``type`` is ``"object"`` (a tool's arguments are
+    one), and before 2026-07-28, where an output schema must describe an object, a tool whose output
+    schema does not is listed without it (its result then travels as text alone). A field the version
+    refuses (an imported tool's malformed ``icons``) is dropped from that tool, never failing the list.
+
+    ``tools/call`` goes through the registry's own call path: every argument error with its pointer,
+    the tool's time budget, retries of idempotent tools, the output schema. Every outcome is a
+    ``CallToolResult``: the output as text, and as ``structuredContent`` when the listed tool has an
+    output schema (any JSON value on 2026-07-28, an object before); a failure, an unknown tool among
+    them (with the nearest names), as ``isError`` with its text, which the model reads to correct
+    itself, and no ``structuredContent`` (clients check that against the output schema even on errors).
+    A handler never runs on arguments its schema refuses. A sync handler runs in a daemon thread, so
+    one abandoned past its time budget never keeps the process alive after its client has left.
+
+    Changes to the registry while a client is connected (a registration, an unregistration, an
+    import) reach it as ``notifications/tools/list_changed``: on the connection before 2026-07-28,
+    on each ``subscriptions/listen`` stream from 2026-07-28; ``listChanged`` is advertised on every
+    transport.
+    """
+    return _RegistryServer(
+        registry, name=name, version=version, instructions=instructions, page_size=page_size
+    )
+
+
+def serve(
+    registry: ToolRegistry,
+    transport: Transport = "stdio",
+    *,
+    name: str = "toolreg",
+    version: str = "",
+    instructions: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    path: str = "/mcp",
+    page_size: int = PAGE_SIZE,
+) -> None:
+    """Serve ``registry`` until the client leaves (stdio) or the process is stopped (streamable HTTP);
+    see :func:`server` and :func:`aserve`."""
+    anyio.run(
+        functools.partial(
+            aserve,
+            registry,
+            transport,
+            name=name,
+            version=version,
+            instructions=instructions,
+            host=host,
+            port=port,
+            path=path,
+            page_size=page_size,
+        )
+    )
+
+
+async def aserve(
+    registry: ToolRegistry,
+    transport: Transport = "stdio",
+    *,
+    name: str = "toolreg",
+    version: str = "",
+    instructions: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    path: str = "/mcp",
+    page_size: int = PAGE_SIZE,
+) -> None:
+    """:func:`serve` in a running event loop (asyncio), to embed in an application.
+
+    ``"stdio"`` serves one client on the process's stdin and stdout, and returns when it leaves.
+    ``"streamable-http"`` serves ``http://host:port/path`` until cancelled (or the process is
+    interrupted), and writes that address to stderr once it takes connections; ``port=0`` takes a
+    free port. A loopback host gets the SDK's DNS-rebinding protection.
+    """
+    if transport not in ("stdio", "streamable-http"):
+        raise InvalidCallError(f"transport must be 'stdio' or 'streamable-http', not {transport!r}")
+    app = server(registry, name=name, version=version, instructions=instructions, page_size=page_size)
+    if transport == "stdio":
+        async with stdio_server() as (read, write):
+            await app.run(read, write, app.create_initialization_options())
+        return
+    http = app.streamable_http_app(streamable_http_path=path, host=host)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.create_server((host, port), family=family) as listening:
+        bound = listening.getsockname()[1]
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        print(f"toolreg: serving {name} at http://{shown}:{bound}{path}", file=sys.stderr, flush=True)
+        await uvicorn.Server(uvicorn.Config(http, log_level="warning")).serve(sockets=[listening])
+
+
+class _RegistryServer(Server[Any]):
+    """A low-level Server whose tools are a registry's."""
+
+    def __init__(
+        self, registry: ToolRegistry, *, name: str, version: str, instructions: str | None, page_size: int
+    ) -> None:
+        if not isinstance(registry, ToolRegistry):
+            raise InvalidCallError(f"server() serves a ToolRegistry, not {type(registry).__name__}")
+        if isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1:
+            raise InvalidCallError(f"page_size must be a positive int, not {page_size!r}")
+        self.registry = registry
+        self._page_size = page_size
+        # Each protocol version's listing, kept until the registry changes.
+        self._listings: dict[str, tuple[tuple[ToolRecord, ...], list[mcp_types.Tool]]] = {}
+        self._watchers = _Watchers()
+        super().__init__(
+            name,
+            version=version,
+            instructions=instructions,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_subscriptions_listen=self._listen,
+        )
+        self.add_notification_handler(
+            "notifications/initialized", mcp_types.NotificationParams, self._announce_changes
+        )
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        # The SDK's HTTP transport asks without options, which would advertise listChanged: false.
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True),
+            experimental_capabilities,
+            extensions,
+        )
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None
+    ) -> mcp_types.ListToolsResult:
+        tools = self._listing(ctx.protocol_version)
+        start = 0
+        cursor = params.cursor if params is not None else None
+        if cursor is not None:
+            start = next((index + 1 for index, tool in enumerate(tools) if tool.name == cursor), -1)
+            if start < 0:
+                raise MCPError(
+                    mcp_types.INVALID_PARAMS,
+                    f"the cursor {cursor[:200]!r} names no tool listed now; list again from the start",
+                )
+        page = tools[start : start + self._page_size]
+        more = start + len(page) < len(tools)
+        return mcp_types.ListToolsResult(tools=page, next_cursor=page[-1].name if more else None)
+
+    def _listing(self, version: str) -> list[mcp_types.Tool]:
+        records = _fingerprint(self.registry)  # before the export: a change between them lists again
+        kept = self._listings.get(version)
+        if kept is not None and _same(kept[0], records):
+            return kept[1]
+        tools = [_wire_tool(tool, version) for tool in self.registry.export("mcp")]
+        listing = [tool for tool in tools if tool is not None]
+        self._listings[version] = (records, listing)
+        return listing
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
+        arguments = {} if params.arguments is None else params.arguments
+        try:
+            record: ToolRecord | None = self.registry.get(params.name)
+        except UnknownToolError:
+            record = None  # the call path answers with the nearest names
+        if record is not None and not inspect.iscoroutinefunction(record.handler):
+            result = await _in_daemon_thread(self.registry.call, params.name, arguments)
+        else:
+            result = await self.registry.acall(params.name, arguments)
+        self._watchers.wake()  # the tool may have changed the registry: look now, not at the next tick
+        structured = record is not None and _listed_output_schema(record.output_schema, ctx.protocol_version)
+        return _call_tool_result(result, structured=structured)
+
+    async def _announce_changes(
+        self, ctx: ServerRequestContext[Any, Any], params: mcp_types.NotificationParams
+    ) -> None:
+        # Before 2026-07-28: from the client's notifications/initialized for as long as the connection
+        # lasts (the SDK cancels this handler when the client leaves).
+        async for _ in _changes(self.registry, self._watchers):
+            await ctx.session.send_tool_list_changed()
+
+    async def _listen(
+        self, ctx: ServerRequestContext[Any, Any], params: mcp_types.SubscriptionsListenRequestParams
+    ) -> mcp_types.SubscriptionsListenResult:
+        # From 2026-07-28: changes are sent on each listen stream, which a bus of its own feeds.
+        bus = InMemorySubscriptionBus()
+
+        async def publish() -> None:
+            async for _ in _changes(self.registry, self._watchers):
+                await bus.publish(ToolsListChanged())
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(publish)
+            result = await ListenHandler(bus)(ctx, params)
+            tasks.cancel_scope.cancel()
+        return result
+
+
+def _wire_tool(exported: dict[str, Any], version: str) -> mcp_types.Tool | None:
+    """A tool of ``export("mcp")`` as ``version`` of the protocol takes it, or None (logged) if none."""
+    tool = dict(exported)
+    if tool["inputSchema"].get("type") != "object":
+        tool["inputSchema"] = {**tool["inputSchema"], "type": "object"}
+    if "outputSchema" in tool and not _listed_output_schema(tool["outputSchema"], version):
+        del tool["outputSchema"]
+    annotations = tool.get("annotations", {})
+    bare = {key: tool[key] for key in _MODELLED if key in tool}
+    bare["annotations"] = {key: annotations[key] for key in _HINTS if key in annotations}
+    for candidate in (tool, bare):
+        try:
+            model = mcp_types.Tool.model_validate(candidate, by_name=False)
+            page = mcp_types.ListToolsResult(tools=[model])
+            serialize_server_result(
+                "tools/list", version, page.model_dump(by_alias=True, mode="json", exclude_none=True)
+            )
+        except ModelError as error:
+            refused = error
+        else:
+            if candidate is bare:
+                logger.warning("tools/list: %s is listed without its other fields: %s", tool["name"], refused)
+            return model
+    logger.warning(
+        "tools/list: %s is left out, as protocol %s refuses it: %s", tool["name"], version, refused
+    )
+    return None
+
+
+def _listed_output_schema(schema: Any, version: str) -> bool:
+    """Whether a tool's output schema is listed on ``version``: any schema from 2026-07-28, before it
+    one that describes an object."""
+    if schema is None:
+        return False
+    return version in MODERN_PROTOCOL_VERSIONS or (
+        isinstance(schema, dict) and schema.get("type") == "object"
+    )
+
+
+def _call_tool_result(result: CallResult, *, structured: bool) -> mcp_types.CallToolResult:
+    if not result.ok:
+        # The errors travel as text: a client checks structuredContent against the tool's output
+        # schema even on an error (the TypeScript SDK does), and no error would fit it.
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=result.message)], is_error=True)
+    content: list[mcp_types.ContentBlock] = [mcp_types.TextContent(text=result.text)]
+    if structured:
+        return mcp_types.CallToolResult(content=content, structured_content=result.output)
+    return mcp_types.CallToolResult(content=content)
+
+
+async def _in_daemon_thread(function: Callable[..., CallResult], *args: Any) -> CallResult:
+    """``function(*args)`` in a daemon thread. The event loop's own worker threads are joined when the
+    loop closes, so a handler abandoned past its time budget would keep a stdio server running
+    after its client had left, until the handler returned."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[CallResult] = loop.create_future()
+
+    def settle(value: CallResult | BaseException) -> None:
+        if future.done():  # the request was cancelled
+            return
+        if isinstance(value, BaseException):
+            future.set_exception(value)
+        else:
+            future.set_result(value)
+
+    def run() -> None:
+        value: CallResult | BaseException
+        try:
+            value = function(*args)
+        except BaseException as error:  # the call path returns every failure; this is a bug, surfaced
+            value = error if isinstance(error, Exception) else RuntimeError(f"the call raised {error!r}")
+        with contextlib.suppress(RuntimeError):  # the loop has closed: no one waits any more
+            loop.call_soon_threadsafe(settle, value)
+
+    threading.Thread(target=run, name="toolreg-mcp-call", daemon=True).start()
+    return await future
+
+
+# -- the registry's changes -----------------------------------------------------------------------------
+
+
+class _Watchers:
+    """Wakes every connection's watcher of one server at once, when a call may have changed the registry."""
+
+    def __init__(self) -> None:
+        self._events: set[anyio.Event] = set()
+
+    def wake(self) -> None:
+        for event in list(self._events):
+            event.set()
+
+    async def wait(self, seconds: float) -> None:
+        event = anyio.Event()
+        self._events.add(event)
+        try:
+            with anyio.move_on_after(seconds):
+                await event.wait()
+        finally:
+            self._events.discard(event)
+
+
+async def _changes(registry: ToolRegistry, watchers: _Watchers) -> AsyncIterator[None]:
+    """Yield each time the registry's tools change: a registration, an unregistration, an import.
+
+    ToolRegistry has no public change signal yet, so this compares the registry's fingerprint (its
+    records, in order: a registration makes a new one) when a call may have changed it and every
+    POLL_SECONDS, for changes made elsewhere. When the registry has a signal, this function and
+    ``_fingerprint`` (which also keys the listings kept) are the one place to use it: a version
+    counter is the fingerprint, and ``subscribe`` wakes this loop instead of the timer.
+    """
+    seen = _fingerprint(registry)
+    while True:
+        await watchers.wait(POLL_SECONDS)
+        now = _fingerprint(registry)
+        if not _same(now, seen):
+            seen = now
+            yield
+
+
+def _fingerprint(registry: ToolRegistry) -> tuple[ToolRecord, ...]:
+    """The registry's records, in order; equal fingerprints (by :func:`_same`) mean the same tools."""
+    records = []
+    for name in registry.names():
+        with contextlib.suppress(UnknownToolError):  # unregistered meanwhile
+            records.append(registry.get(name))
+    return tuple(records)
+
+
+def _same(before: tuple[ToolRecord, ...], after: tuple[ToolRecord, ...]) -> bool:
+    return len(before) == len(after) and all(old is new for old, new in zip(before, after, strict=True))
