@@ -1,4 +1,4 @@
-"""MCP on the official SDK (the ``mcp`` extra): serve a registry."""
+"""MCP on the official SDK (the ``mcp`` extra): serve a registry, and guard a client session."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import logging
 import socket
 import sys
 import threading
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Literal, NoReturn
 
 try:
     import anyio
     import mcp_types
     import uvicorn
-    from mcp import MCPError
+    from mcp import ClientSession, MCPError
     from mcp.server.context import ServerRequestContext
     from mcp.server.lowlevel import NotificationOptions, Server
     from mcp.server.models import InitializationOptions
@@ -34,13 +34,18 @@ except ImportError as missing:
 # toolreg's public API only, as any user of it would: the modules behind it may move.
 from . import (
     CallResult,
+    ImportReport,
     InvalidCallError,
     ToolRecord,
+    ToolregError,
     ToolRegistry,
     UnknownToolError,
+    ValidationError,
+    format_errors,
+    import_mcp,
 )
 
-__all__ = ["server", "serve", "aserve"]
+__all__ = ["server", "serve", "aserve", "GuardedSession", "InvalidResultError"]
 
 logger = logging.getLogger(__name__)
 
@@ -398,3 +403,134 @@ def _fingerprint(registry: ToolRegistry) -> tuple[ToolRecord, ...]:
 
 def _same(before: tuple[ToolRecord, ...], after: tuple[ToolRecord, ...]) -> bool:
     return len(before) == len(after) and all(old is new for old, new in zip(before, after, strict=True))
+
+
+# -- guarding a client session ----------------------------------------------------------------------------
+
+
+class InvalidResultError(ToolregError, RuntimeError):
+    """A server's result does not fit the output schema it listed for the tool: ``errors`` holds every
+    error, ``text`` says it for a model (a RuntimeError, as the SDK's own check raises)."""
+
+    def __init__(self, tool: str, errors: list[ValidationError]) -> None:
+        self.tool = tool
+        self.errors = tuple(errors)
+        self.text = format_errors(self.errors, tool=tool, about="result").text
+        super().__init__(self.text)
+
+
+def _served_remotely(**arguments: Any) -> NoReturn:
+    raise InvalidCallError("this tool runs on an MCP server: call it through its GuardedSession")
+
+
+class GuardedSession(ClientSession):
+    """The SDK's ``ClientSession``, which checks each call against the server's own schemas first.
+
+    It takes what ``ClientSession`` takes (``read_timeout_seconds=``, ``message_handler=``...) and
+    keeps the server's tools in ``registry`` (a new ToolRegistry, or one given, where ``prefix``
+    keeps the server's tools apart from others), imported from every page of its ``tools/list``
+    at the first call, and again after ``notifications/tools/list_changed`` (on 2026-07-28 those
+    come only while a ``subscriptions/listen`` stream is open). ``await refresh()`` imports them at once.
+
+    ``call_tool`` refuses arguments the tool's input schema refuses without sending anything: it
+    returns an ``isError`` result that lists every error with its pointer, as a toolreg server would.
+    It checks ``structuredContent`` against the tool's output schema with toolreg's validator; a result
+    that does not fit comes back as an ``isError`` result saying so, rather than the SDK's
+    ``RuntimeError`` (``validate_tool_result`` raises :class:`InvalidResultError`). A tool toolreg
+    refused at import is passed through unchecked, with the SDK's own output check; ``report`` (the
+    last import's ImportReport) names each such tool and why in ``refused``. A name the listing does
+    not hold is listed again once, then sent for the server to answer.
+    """
+
+    def __init__(
+        self,
+        read_stream: Any = None,
+        write_stream: Any = None,
+        *,
+        registry: ToolRegistry | None = None,
+        prefix: str | None = None,
+        message_handler: Callable[[Any], Awaitable[None]] | None = None,
+        **options: Any,
+    ) -> None:
+        self.registry = ToolRegistry() if registry is None else registry
+        self.report: ImportReport | None = None
+        self._prefix = prefix
+        self._imported: dict[str, str] = {}  # the server's names, and the registry's names for them
+        self._stale = True
+
+        async def handle(message: Any) -> None:
+            if isinstance(message, mcp_types.ToolListChangedNotification):
+                self._stale = True  # listed again at the next call; listing here could block the reader
+            if message_handler is not None:
+                await message_handler(message)
+
+        super().__init__(read_stream, write_stream, message_handler=handle, **options)
+
+    async def refresh(self) -> ImportReport:
+        """List every page of the server's tools and import them into ``registry`` in place of the
+        last import's, the ones toolreg refuses named in the report (and in ``report``)."""
+        self._stale = False  # a change announced while listing makes it stale again
+        tools: list[mcp_types.Tool] = []
+        cursors: set[str] = set()
+        cursor: str | None = None
+        while True:
+            params = None if cursor is None else mcp_types.PaginatedRequestParams(cursor=cursor)
+            page = await super().list_tools(params=params)
+            tools.extend(page.tools)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+            if cursor in cursors:
+                logger.warning("tools/list: the server sent the cursor %r twice; listing stops there", cursor)
+                break
+            cursors.add(cursor)
+        catalog = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]
+        for name in self._imported.values():
+            if name in self.registry:
+                self.registry.unregister(name)
+        report = import_mcp(self.registry, catalog, lambda tool: _served_remotely, prefix=self._prefix)
+        self._imported = dict(report.registered)
+        self.report = report
+        return report
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: Any = None,
+        **options: Any,
+    ) -> Any:
+        """``ClientSession.call_tool``, with the arguments checked before anything is sent and the
+        structured result after (see the class)."""
+        refused = {refusal.name for refusal in self.report.refused} if self.report else set()
+        if self._stale or (name not in self._imported and name not in refused):
+            await self.refresh()
+        local = self._imported.get(name)
+        if local is not None and local in self.registry:
+            errors = self.registry.validate(local, {} if arguments is None else arguments)
+            if errors:
+                text = format_errors(errors, tool=name).text
+                return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=text)], is_error=True)
+        try:
+            return await super().call_tool(
+                name, arguments, read_timeout_seconds, progress_callback, **options
+            )
+        except InvalidResultError as error:
+            return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=error.text)], is_error=True)
+
+    async def validate_tool_result(self, name: str, result: mcp_types.CallToolResult) -> None:
+        """Raise InvalidResultError, in toolreg's words, unless ``result`` fits the tool's output
+        schema; a tool toolreg could not import gets the SDK's own check."""
+        local = self._imported.get(name)
+        if local is None or local not in self.registry:
+            await super().validate_tool_result(name, result)
+            return
+        if self.registry.get(local).output_validator is None:
+            return
+        if result.structured_content is None and "structured_content" not in result.model_fields_set:
+            missing = "no structuredContent was sent, though the tool declares an output schema"
+            raise InvalidResultError(name, [ValidationError("", "", "structuredContent", missing)])
+        errors = self.registry.validate_output(local, result.structured_content)
+        if errors:
+            raise InvalidResultError(name, list(errors))

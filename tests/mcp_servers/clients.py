@@ -24,6 +24,8 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from toolreg.mcp import GuardedSession
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 LEGACY, MODERN = "2025-11-25", "2026-07-28"
 
@@ -75,11 +77,13 @@ def http_server(module: str, *args: str) -> Iterator[str]:
 
 
 class Peer:
-    """One client connection, and how many tools/list_changed notifications it has heard."""
+    """One client connection, how many tools/list_changed notifications it has heard, and (when
+    counted) every message it wrote to its transport."""
 
     def __init__(self, client: ClientSession | Client) -> None:
         self.client = client
         self.changes = 0
+        self.sent: list[Any] = []
 
     @property
     def protocol_version(self) -> str | None:
@@ -145,6 +149,44 @@ async def modern_peer(target: StdioServerParameters | str) -> AsyncIterator[Peer
             tasks.cancel_scope.cancel()
 
 
+class CountedWrites:
+    """A transport's write stream that keeps every message sent through it."""
+
+    def __init__(self, stream: Any, sent: list[Any]) -> None:
+        self.stream = stream
+        self.sent = sent
+
+    async def send(self, item: Any) -> None:
+        self.sent.append(item.message)
+        await self.stream.send(item)
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+    async def __aenter__(self) -> CountedWrites:
+        return self
+
+    async def __aexit__(self, *exception: object) -> None:
+        await self.aclose()
+
+
+@asynccontextmanager
+async def guarded_peer(params: StdioServerParameters) -> AsyncIterator[Peer]:
+    """A GuardedSession on protocol 2025-11-25, over stdio, whose writes are counted."""
+    sent: list[Any] = []
+    async with (
+        stdio_client(params) as (read, write),
+        legacy_peer((read, CountedWrites(write, sent)), GuardedSession) as peer,
+    ):
+        peer.sent = sent
+        yield peer
+
+
+def requests(messages: list[Any]) -> list[str]:
+    """The methods of the requests among ``messages``."""
+    return [message.method for message in messages if isinstance(message, types.JSONRPCRequest)]
+
+
 @asynccontextmanager
 async def stdio_legacy_peer(params: StdioServerParameters) -> AsyncIterator[Peer]:
     async with stdio_client(params) as streams, legacy_peer(streams) as peer:
@@ -180,6 +222,12 @@ class Remote:
 
     def wait_for_change(self, heard_before: int) -> None:
         self.portal.call(self.peer.wait_for_change, heard_before)
+
+    def requests_sent_by(self, step: Any, *args: Any) -> tuple[Any, list[str]]:
+        """What ``step(*args)`` returned, and the methods of the requests it wrote to the transport."""
+        before = len(self.peer.sent)
+        value = step(*args)
+        return value, requests(self.peer.sent[before:])
 
 
 @contextlib.contextmanager

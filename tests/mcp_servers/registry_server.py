@@ -64,10 +64,15 @@ def build(marks: Path) -> toolreg.ToolRegistry:
         description="Overrun the time budget",
     )  # fmt: skip
 
-    def register(name: str, delay_ms: int = 0) -> str:
+    def register(name: str, delay_ms: int = 0, closed: bool = False) -> str:
         def now() -> None:
             time.sleep(delay_ms / 1000)
-            tools.register(name, {"type": "object"}, lambda **arguments: "hello", override=True)
+            if closed:
+                tools.register(
+                    name, {"type": "object", "additionalProperties": False}, lambda: "hello", override=True
+                )
+            else:
+                tools.register(name, {"type": "object"}, lambda **arguments: "hello", override=True)
 
         if delay_ms:
             threading.Thread(target=now, daemon=True).start()  # after the call: only the timer sees it
@@ -79,12 +84,16 @@ def build(marks: Path) -> toolreg.ToolRegistry:
         "demo.register",
         {
             "type": "object",
-            "properties": {"name": {"type": "string"}, "delay_ms": {"type": "integer", "default": 0}},
+            "properties": {
+                "name": {"type": "string"},
+                "delay_ms": {"type": "integer", "default": 0},
+                "closed": {"type": "boolean", "default": False},
+            },
             "required": ["name"],
             "additionalProperties": False,
         },
         register,
-        description="Register a tool now, or from another thread after delay_ms",
+        description="Register a tool taking any arguments, or none if closed; now, or from another thread",
     )
     tools.register(
         "demo.unregister",
