@@ -44,11 +44,21 @@ except ImportError:
     HAS_PYDANTIC = False
 else:
     HAS_PYDANTIC = True
+try:
+    import mcp  # noqa: F401
+except ImportError:
+    HAS_MCP = False
+else:
+    HAS_MCP = True
 
 
 def runnable(language: str, code: str) -> bool:
-    """A python block, unless it needs the pydantic extra and that is not installed."""
-    return language == "python" and (HAS_PYDANTIC or "from pydantic" not in code)
+    """A python block, unless it needs an extra (pydantic, mcp) that is not installed."""
+    return (
+        language == "python"
+        and (HAS_PYDANTIC or "from pydantic" not in code)
+        and (HAS_MCP or "from toolreg.mcp" not in code)
+    )
 
 
 def run_tour() -> tuple[dict[str, object], list[tuple[str, str]]]:
