@@ -4,6 +4,8 @@ protocol versions the SDK speaks; each server is a child process, shared by the 
 import importlib
 import subprocess
 import sys
+import threading
+import time
 
 import anyio
 import pytest
@@ -236,6 +238,30 @@ def test_a_call_that_changes_the_registry_is_announced_at_once_not_at_the_next_l
 
     anyio.run(scenario)
     assert heard[-1] in ("ToolListChangedNotification", "ToolsListChanged")
+
+
+def test_sync_handlers_run_at_most_call_threads_at_once():
+    registry, running, most = toolreg.ToolRegistry(), [], []
+    lock = threading.Lock()
+
+    def crowd():
+        with lock:
+            running.append(1)
+            most.append(len(running))
+        time.sleep(0.3)
+        with lock:
+            running.pop()
+        return "done"
+
+    registry.register("a.crowd", {"type": "object", "additionalProperties": False}, crowd)
+
+    async def scenario():
+        async with Client(server(registry), mode="legacy") as client, anyio.create_task_group() as tasks:
+            for _ in range(toolreg.mcp.CALL_THREADS + 5):
+                tasks.start_soon(client.call_tool, "a.crowd", {})
+
+    anyio.run(scenario)
+    assert len(most) == toolreg.mcp.CALL_THREADS + 5 and max(most) == toolreg.mcp.CALL_THREADS
 
 
 @pytest.mark.parametrize(

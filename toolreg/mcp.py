@@ -55,6 +55,8 @@ Transport = Literal["stdio", "streamable-http"]
 PAGE_SIZE = 200
 # How often a connection looks for changes made outside its own calls (another thread registering).
 POLL_SECONDS = 0.5
+# How many sync handlers one server runs at once, as anyio's own worker threads: more calls wait.
+CALL_THREADS = 40
 # The fields of an MCP tool that register's own arguments set: all a listing keeps of a tool whose
 # other fields (meta from an import: icons, _meta...) the negotiated protocol version refuses.
 _MODELLED = ("name", "title", "description", "inputSchema", "outputSchema")
@@ -87,8 +89,9 @@ def server(
     output schema (any JSON value on 2026-07-28, an object before); a failure, an unknown tool among
     them (with the nearest names), as ``isError`` with its text, which the model reads to correct
     itself, and no ``structuredContent`` (clients check that against the output schema even on errors).
-    A handler never runs on arguments its schema refuses. A sync handler runs in a daemon thread, so
-    one abandoned past its time budget never keeps the process alive after its client has left.
+    A handler never runs on arguments its schema refuses. A sync handler runs in a daemon thread
+    (CALL_THREADS at once; more calls wait their turn), so one abandoned past its time budget never
+    keeps the process alive after its client has left.
 
     Changes to the registry while a client is connected (a registration, an unregistration, an
     import) reach it as ``notifications/tools/list_changed``: on the connection before 2026-07-28,
@@ -180,6 +183,7 @@ class _RegistryServer(Server[Any]):
         # Each protocol version's listing, kept until the registry changes.
         self._listings: dict[str, tuple[tuple[ToolRecord, ...], list[mcp_types.Tool]]] = {}
         self._watchers = _Watchers()
+        self._threads = anyio.CapacityLimiter(CALL_THREADS)
         super().__init__(
             name,
             version=version,
@@ -241,7 +245,8 @@ class _RegistryServer(Server[Any]):
         except UnknownToolError:
             record = None  # the call path answers with the nearest names
         if record is not None and not inspect.iscoroutinefunction(record.handler):
-            result = await _in_daemon_thread(self.registry.call, params.name, arguments)
+            async with self._threads:
+                result = await _in_daemon_thread(self.registry.call, params.name, arguments)
         else:
             result = await self.registry.acall(params.name, arguments)
         self._watchers.wake()  # the tool may have changed the registry: look now, not at the next tick
