@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import anyio
 import pytest
@@ -13,13 +14,14 @@ import pytest
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'toolreg[mcp]'")
 
 import mcp_types as types
-from mcp import Client, ClientSession, MCPError, stdio_client
+from mcp import Client, ClientSession, MCPError, StdioServerParameters, stdio_client
 
 import toolreg
-from tests.mcp_servers import registry_server
+from tests.mcp_servers import catalog, registry_server
 from tests.mcp_servers.clients import (
     LEGACY,
     MODERN,
+    ROOT,
     http_legacy_peer,
     http_server,
     modern_peer,
@@ -28,6 +30,7 @@ from tests.mcp_servers.clients import (
     stdio_params,
     wire,
 )
+from toolreg._cli import main
 from toolreg.mcp import aserve, server
 
 CONNECTIONS = [("stdio", LEGACY), ("stdio", MODERN), ("streamable-http", LEGACY), ("streamable-http", MODERN)]
@@ -166,6 +169,46 @@ def test_a_handler_abandoned_past_its_time_budget_does_not_keep_a_stdio_server_a
     # Written at the server's exit, after Python has joined every thread that is not a daemon: a
     # server still held by the handler's thread would have been killed by the client, unwritten.
     assert (tmp_path / "exited").read_text() == "by itself"
+
+
+def test_the_command_line_serves_a_modules_registry():
+    command = StdioServerParameters(
+        command=str(Path(sys.executable).with_name("toolreg")),
+        args=["serve", "tests.mcp_servers.catalog"],
+        cwd=ROOT,
+    )
+
+    async def ask():
+        async with stdio_client(command) as streams, ClientSession(*streams) as session:
+            started = await session.initialize()
+            listed = await session.list_tools()
+            answered = await session.call_tool("text.shout", {"text": "hello"})
+            return started.server_info.name, [wire(tool) for tool in listed.tools], text(answered)
+
+    assert anyio.run(ask) == ("tests.mcp_servers.catalog", catalog.tools.export("mcp"), "HELLO!")
+
+
+@pytest.mark.parametrize(
+    ("module", "said"),
+    [
+        ("json", "json holds 0 ToolRegistry objects; name one: json:NAME"),
+        ("json:loads", "json:loads is not a ToolRegistry but function"),
+        (
+            "tests.mcp_servers.no_such_module",
+            "cannot import tests.mcp_servers.no_such_module: ModuleNotFoundError",
+        ),
+    ],
+)
+def test_the_command_line_says_which_registry_it_cannot_serve(module, said, capsys):
+    assert main(["serve", module]) == 2
+    assert capsys.readouterr().err.startswith(f"toolreg: {said}")
+
+
+def test_the_command_line_without_the_sdk_names_the_extra(monkeypatch, capsys):
+    monkeypatch.delitem(sys.modules, "toolreg.mcp")
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    assert main(["serve", "tests.mcp_servers.catalog"]) == 2
+    assert "pip install 'toolreg[mcp]'" in capsys.readouterr().err
 
 
 # -- in process: the details of a listing ----------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file.
+"""The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file,
+and ``toolreg serve`` for a module's registry over MCP.
 
 Exit codes: 0 valid (or every tool accepted), 1 invalid (or some tool refused), 2 bad input (the
 command line, a file, its JSON), 3 an internal error. Nothing read from a file reaches the terminal
@@ -8,6 +9,7 @@ unescaped, and no input gets a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -140,6 +142,42 @@ def _export(options: argparse.Namespace) -> int:
     return INVALID if report.refused else VALID
 
 
+def _registry_in(spec: str) -> ToolRegistry:
+    """The registry ``MODULE:NAME`` names, or the one ToolRegistry among ``MODULE``'s globals."""
+    module_name, _, name = spec.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` finds a module
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # the module's own code raised: say what, in one line
+        raise _Refused(f"cannot import {module_name}: {type(error).__name__}: {error}") from None
+    if name:
+        found = getattr(module, name, None)
+        if not isinstance(found, ToolRegistry):
+            raise _Refused(f"{spec} is not a ToolRegistry but {type(found).__name__}")
+        return found
+    registries = [value for value in vars(module).values() if isinstance(value, ToolRegistry)]
+    if len(registries) != 1:
+        raise _Refused(
+            f"{module_name} holds {len(registries)} ToolRegistry objects; name one: {module_name}:NAME"
+        )
+    return registries[0]
+
+
+def _serve(options: argparse.Namespace) -> int:
+    try:
+        from .mcp import serve
+    except ImportError as error:  # the mcp extra is not installed: the message says how to get it
+        raise _Refused(str(error)) from None
+    registry = _registry_in(options.module)
+    name = options.name or options.module.partition(":")[0]
+    try:
+        serve(registry, options.transport, name=name, host=options.host, port=options.port, path=options.path)
+    except (OSError, ToolregError) as error:  # the port is taken, the host unknown...
+        raise _Refused(f"cannot serve {options.module}: {error}") from None
+    return VALID
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolreg",
@@ -164,6 +202,16 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--to", required=True, choices=sorted(PROVIDERS), help="the provider")
     export.add_argument("--strict", action="store_true", help="OpenAI's strict form (with --to openai)")
     export.set_defaults(run=_export)
+    serve = commands.add_parser("serve", help="serve a module's ToolRegistry over MCP (the mcp extra)")
+    serve.add_argument("module", help="MODULE or MODULE:NAME, importable from here; NAME is the registry")
+    serve.add_argument("--transport", default="stdio", choices=["stdio", "streamable-http"])
+    serve.add_argument("--host", default="127.0.0.1", help="streamable-http: the address to listen on")
+    serve.add_argument(
+        "--port", type=int, default=8000, help="streamable-http: the port (0 takes a free one)"
+    )
+    serve.add_argument("--path", default="/mcp", help="streamable-http: the endpoint's path")
+    serve.add_argument("--name", help="the server's name for clients (default: the module's)")
+    serve.set_defaults(run=_serve)
     return parser
 
 
