@@ -1,5 +1,6 @@
 """toolreg.mcp's server, driven by the SDK's own clients over stdio and streamable HTTP, on both
-protocol versions the SDK speaks; each server is a child process, shared by the tests of a connection."""
+protocol versions the SDK speaks; each server is a child process, shared by the tests of a connection
+(those tests are marked slow: `make quick` leaves them out), and the details in process."""
 
 import importlib
 import subprocess
@@ -88,11 +89,13 @@ def test_without_the_sdk_toolreg_mcp_names_the_extra(monkeypatch):
         importlib.import_module("toolreg.mcp")
 
 
+@pytest.mark.slow
 def test_each_connection_speaks_its_version_and_announces_list_changes(peer, request):
     assert peer.protocol_version == request.node.callspec.params["peer"][1]
     assert peer.peer.tools_capability == types.ToolsCapability(list_changed=True)
 
 
+@pytest.mark.slow
 def test_tools_list_is_the_registrys_export_page_by_page(peer, marks):
     pages = peer.list_pages()
     expected = registry_server.build(marks).export("mcp")
@@ -103,6 +106,7 @@ def test_tools_list_is_the_registrys_export_page_by_page(peer, marks):
     assert [len(page) for page in pages] == [2, 2, 1]
 
 
+@pytest.mark.slow
 def test_a_bad_call_is_an_error_with_every_pointer_and_the_handler_never_runs(peer, marks):
     tag = f"bad {peer.protocol_version} {id(peer)}"
     # Arguments a handler would take, and then fail on, having left its mark.
@@ -121,6 +125,7 @@ def test_a_bad_call_is_an_error_with_every_pointer_and_the_handler_never_runs(pe
     assert (marks / tag).exists()
 
 
+@pytest.mark.slow
 def test_a_good_call_has_content_and_structured_content(peer, marks):
     result = peer.call("demo.add", {"a": 1, "b": 2, "tag": f"good {id(peer)}"})
     assert not result.is_error
@@ -132,6 +137,7 @@ def test_a_good_call_has_content_and_structured_content(peer, marks):
     assert counted.structured_content == (3 if peer.protocol_version == MODERN else None)
 
 
+@pytest.mark.slow
 def test_a_timeout_and_an_unknown_tool_are_errors_the_model_can_read(peer):
     late = peer.call("demo.slow", {})
     assert (
@@ -142,6 +148,7 @@ def test_a_timeout_and_an_unknown_tool_are_errors_the_model_can_read(peer):
     assert text(unknown).startswith("There is no tool named 'demo.ad'. Did you mean 'demo.add'")
 
 
+@pytest.mark.slow
 def test_registrations_while_connected_reach_the_client_as_list_changed(peer):
     def listed():
         return {tool.name for page in peer.list_pages() for tool in page}
@@ -158,6 +165,7 @@ def test_registrations_while_connected_reach_the_client_as_list_changed(peer):
         assert name not in listed()
 
 
+@pytest.mark.slow
 def test_a_handler_abandoned_past_its_time_budget_does_not_keep_a_stdio_server_alive(tmp_path):
     async def call_and_leave():
         params = stdio_params("registry_server", "stdio", str(tmp_path))
@@ -171,6 +179,7 @@ def test_a_handler_abandoned_past_its_time_budget_does_not_keep_a_stdio_server_a
     assert (tmp_path / "exited").read_text() == "by itself"
 
 
+@pytest.mark.slow
 def test_the_command_line_serves_a_modules_registry():
     command = StdioServerParameters(
         command=str(Path(sys.executable).with_name("toolreg")),

@@ -1,5 +1,6 @@
 """toolreg.mcp's GuardedSession in front of server processes: a plain SDK server that checks nothing,
-and a toolreg server whose tools change while the guard is connected."""
+and a toolreg server whose tools change while the guard is connected (those tests are marked slow:
+`make quick` leaves them out); and, in process, the guard on protocol 2026-07-28."""
 
 import anyio
 import pytest
@@ -32,6 +33,7 @@ def text(result):
     return block.text
 
 
+@pytest.mark.slow
 def test_an_invalid_call_is_refused_without_being_sent(plain, marks):
     result, sent = plain.requests_sent_by(plain.call, "math.add", {"a": "1", "b": 2, "tag": "refused"})
     assert "tools/call" not in sent  # at most the listing, if this is the first call
@@ -44,6 +46,7 @@ def test_an_invalid_call_is_refused_without_being_sent(plain, marks):
     )
 
 
+@pytest.mark.slow
 def test_a_valid_call_is_sent_and_answered(plain, marks):
     result, sent = plain.requests_sent_by(plain.call, "math.add", {"a": 1, "b": 2, "tag": "sent"})
     assert sent.count("tools/call") == 1
@@ -51,6 +54,7 @@ def test_a_valid_call_is_sent_and_answered(plain, marks):
     assert not result.is_error and result.structured_content == {"sum": 3}
 
 
+@pytest.mark.slow
 def test_a_result_that_breaks_its_output_schema_is_an_error_in_toolregs_words(plain):
     result = plain.call("math.bad_sum", {"a": 1, "b": 2, "tag": "bad_sum"})
     assert result.is_error
@@ -61,6 +65,7 @@ def test_a_result_that_breaks_its_output_schema_is_an_error_in_toolregs_words(pl
     )
 
 
+@pytest.mark.slow
 def test_every_page_is_imported_and_what_cannot_be_checked_is_reported_and_passed_through(plain, marks):
     session = plain.peer.client
     report, sent = plain.requests_sent_by(plain.portal.call, session.refresh)
@@ -80,6 +85,7 @@ def test_every_page_is_imported_and_what_cannot_be_checked_is_reported_and_passe
     assert (marks / "unchecked").exists()
 
 
+@pytest.mark.slow
 def test_after_list_changed_the_guard_checks_the_tool_as_it_is_now(tmp_path):
     with remote(guarded_peer, stdio_params("registry_server", "stdio", str(tmp_path))) as guarded:
         for closed in (False, True):  # first any arguments, then none
