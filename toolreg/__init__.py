@@ -1,7 +1,7 @@
 """toolreg: a typed tool registry and a strict, pure JSON Schema validator for agent tool calls."""
 
+from ._bfcl import normalize_bfcl
 from ._calls import CallResult, RetryPolicy
-from ._catalogs import ImportReport, import_mcp, normalize_bfcl
 from ._errors import (
     DuplicateToolError,
     ExportError,
@@ -18,7 +18,9 @@ from ._jsonschema.errors import LimitsError, Ok, SchemaError, ToolregError, Vali
 from ._jsonschema.limits import Limits
 from ._jsonschema.schema import check_schema
 from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
-from ._registry import ToolRecord, ToolRegistry
+from ._providers.mcp import ImportReport, import_mcp
+from ._registry import ToolRecord
+from ._toolregistry import ToolRegistry
 
 __all__ = [
     "ToolRegistry",

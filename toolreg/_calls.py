@@ -3,29 +3,43 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import difflib
+import functools
 import inspect
 import json
+import sys
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._errors import InvalidCallError, TransientError, UnknownToolError
+from ._errors import (
+    InvalidArgumentsError,
+    InvalidCallError,
+    InvalidToolError,
+    TransientError,
+    UnknownToolError,
+)
 from ._feedback import format_errors, printable
 from ._jsonschema.errors import ValidationError
-from ._jsonschema.validator import checked_schema
-from ._providers import provider_form
+from ._jsonschema.pointer import to_pointer
+from ._jsonschema.validator import Validator
+from ._registry import Registry, ToolRecord
 
-if TYPE_CHECKING:
-    from ._registry import ToolRecord, ToolRegistry
-
-__all__ = ["RetryPolicy", "CallResult", "call_tool", "acall_tool", "without_optional_nulls", "STEPS"]
+__all__ = ["RetryPolicy", "CallResult", "Caller", "Workers", "STEPS", "DEFAULT_MAX_THREADS"]
 
 # Where a call can stop, in the order a call meets them.
-STEPS = ("unknown_tool", "arguments", "timeout", "handler", "output")
+STEPS = ("unknown_tool", "arguments", "busy", "timeout", "handler", "output")
+# How many threads a registry keeps for its tools' handlers, at most (as many as Python's own pool of
+# threads takes on a large machine).
+DEFAULT_MAX_THREADS = 32
+# How long a thread with nothing to do waits for another handler before it ends.
+IDLE_SECONDS = 5.0
+# A handler's name as the model saw it, from toolreg's name.
+Naming = Callable[[str], str]
 
 
 @dataclass(frozen=True)
@@ -73,57 +87,423 @@ class CallResult:
     attempts: int = 0
     traceback: str | None = field(default=None, repr=False)
 
-    @property
+    @functools.cached_property
     def text(self) -> str:
-        """The output as text (a string as it is, anything else as JSON), or the failure's message."""
+        """The output as text (a string as it is, anything else as JSON), or the failure's message.
+
+        A call's output is JSON that can be written, or the call failed at its ``output`` step; for a
+        result made otherwise, what cannot be written is described rather than raised."""
         if not self.ok:
             return self.message
         if isinstance(self.output, str):
             return self.output
         try:
-            return json.dumps(self.output, ensure_ascii=False)
-        except (TypeError, ValueError):
-            return printable(repr(self.output))
+            return json.dumps(self.output, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            return f"(a result that is not JSON: {_shown(self.output)})"
+
+    def __repr__(self) -> str:
+        # Every part shown safely: a repr of an integer past Python's digit limit would raise.
+        parts = [f"tool={self.tool!r}", f"ok={self.ok!r}"]
+        if self.ok:
+            parts.append(f"output={_shown(self.output)}")
+        else:
+            where = ", ".join(printable(error.path) or "/" for error in self.errors[:5])
+            more = ", …" if len(self.errors) > 5 else ""
+            parts += [f"step={self.step!r}", f"message={self.message!r}"]
+            parts += [f"errors=<{len(self.errors)} at {where}{more}>"] if self.errors else []
+        return f"CallResult({', '.join([*parts, f'attempts={self.attempts!r}'])})"
 
 
-def without_optional_nulls(schema: Any, args: Any, *, depth: int = 0) -> Any:
-    """``args`` with each ``null`` given for an optional property left out, at any depth the schema
-    names (``properties``, ``items``, ``prefixItems``, ``allOf``, local ``$ref``s): what a call made
-    through OpenAI's strict export means by it. ``args`` itself is not changed."""
-    return _strip(schema, args, schema, depth)
+def _shown(value: Any) -> str:
+    try:
+        return repr(value)
+    except ValueError:  # an integer with more digits than Python writes
+        return f"<a {type(value).__name__} holding an integer too long to write>"
 
 
-def _strip(schema: Any, value: Any, root: Any, depth: int) -> Any:
-    if not isinstance(schema, dict) or depth > 64:
-        return value
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for token in ref[2:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            target = target.get(token) if isinstance(target, dict) else None
-        value = _strip(target, value, root, depth + 1)
-    for branch in schema.get("allOf", ()):
-        value = _strip(branch, value, root, depth + 1)
-    if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-        required = set(schema.get("required", ()))
-        properties = schema["properties"]
-        value = {
-            key: _strip(properties.get(key), item, root, depth + 1)
-            for key, item in value.items()
-            if not (item is None and key in properties and key not in required)
-        }
-    if isinstance(value, list):
-        prefix = schema.get("prefixItems", [])
-        items = schema.get("items")
-        value = [
-            _strip(prefix[index] if index < len(prefix) else items, item, root, depth + 1)
-            for index, item in enumerate(value)
-        ]
-    return value
+# -- the threads handlers run in ----------------------------------------------------------------------
+
+
+class Workers:
+    """At most ``most`` daemon threads, each running one handler at a time; none waits at exit.
+
+    A thread runs its handler to the end, even one abandoned past its time budget (no thread can be
+    stopped), so abandoned handlers hold threads; when all ``most`` are busy, :meth:`start` says so
+    rather than queueing, and the call reports that step. A thread left idle for
+    :data:`IDLE_SECONDS` ends. Never the event loop's executor: a handler stuck there would stall
+    every ``run_in_executor`` and ``getaddrinfo`` of the process.
+    """
+
+    def __init__(self, most: int = DEFAULT_MAX_THREADS) -> None:
+        if isinstance(most, bool) or not isinstance(most, int) or most < 1:
+            raise InvalidToolError(f"max_threads must be a positive int, not {most!r}")
+        self.most = most
+        self._lock = threading.Lock()
+        self._live = 0
+        self._idle: list[_Worker] = []
+
+    @property
+    def live(self) -> int:
+        """How many threads exist now, busy or idle."""
+        return self._live
+
+    def start(self, job: Callable[[], None]) -> bool:
+        """Run ``job`` (which must not raise) in a thread, or return False when every thread is busy."""
+        with self._lock:
+            if self._idle:
+                self._idle.pop().hand(job)
+                return True
+            if self._live >= self.most:
+                return False
+            self._live += 1
+        worker = _Worker()
+        thread = threading.Thread(target=self._serve, args=(worker, job), name="toolreg-handler", daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:  # the interpreter is shutting down, or the system has no thread left
+            with self._lock:
+                self._live -= 1
+            return False
+        return True
+
+    def _serve(self, worker: _Worker, job: Callable[[], None]) -> None:
+        while True:
+            try:
+                job()
+            except BaseException:
+                with self._lock:  # a job broke its promise not to raise: the thread goes, not the count
+                    self._live -= 1
+                raise
+            with self._lock:
+                self._idle.append(worker)
+            if not worker.given.wait(IDLE_SECONDS):
+                with self._lock:
+                    if worker.job is None:  # still idle: no job came in the meantime
+                        self._idle.remove(worker)
+                        self._live -= 1
+                        return
+            job, worker.job = worker.take(), None
+
+
+class _Worker:
+    """An idle thread's mailbox: the next job, handed over under the pool's lock."""
+
+    def __init__(self) -> None:
+        self.job: Callable[[], None] | None = None
+        self.given = threading.Event()
+
+    def hand(self, job: Callable[[], None]) -> None:
+        self.job = job
+        self.given.set()
+
+    def take(self) -> Callable[[], None]:
+        job = self.job
+        assert job is not None
+        self.given.clear()
+        return job
+
+
+# -- what one run of a handler came to ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Ran:
+    """The handler returned ``value``, or raised ``error``."""
+
+    value: Any = None
+    error: BaseException | None = None
+
+
+_TIMED_OUT = "timeout"  # the handler did not finish within its budget and was abandoned
+_BUSY = "busy"  # every thread was busy: the handler did not run
+_Outcome = _Ran | str
+
+
+def _run_here(handler: Callable[..., Any], args: Mapping[str, Any]) -> _Ran:
+    """Run a sync handler in the caller's thread. Every exception it raises is its result, but a
+    KeyboardInterrupt, which in this thread may well be the user's Ctrl-C, stops the caller."""
+    try:
+        return _Ran(handler(**args))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # SystemExit, GeneratorExit, a CancelledError of its own …
+        return _Ran(error=error)
+
+
+def _run_anywhere(handler: Callable[..., Any], args: Mapping[str, Any]) -> _Ran:
+    """Run a handler in a worker thread, a coroutine function on an event loop of its own there; in
+    that thread nothing but the handler can raise, so every exception is its result."""
+    try:
+        if inspect.iscoroutinefunction(handler):
+            return _Ran(asyncio.run(handler(**args)))
+        return _Ran(handler(**args))
+    except BaseException as error:
+        return _Ran(error=error)
+
+
+async def _awaited(handler: Callable[..., Any], args: Mapping[str, Any]) -> _Ran:
+    """Await an async handler; every exception it raises is its result, except a cancellation of
+    the task that awaits it (the caller's, or a timeout's), and a KeyboardInterrupt, which stop it."""
+    try:
+        return _Ran(await handler(**args))
+    except asyncio.CancelledError as error:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+        return _Ran(error=error)  # the handler's own
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
+        return _Ran(error=error)
 
 
 # -- one call ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Tries:
+    """One call's tries: iterating gives the seconds to wait before each try (0 before the first), and
+    :meth:`settle` takes what each came to, until ``result`` is set."""
+
+    caller: Caller
+    record: ToolRecord
+    args: Any
+    shown: str
+    timeout_ms: float | None
+    waits: list[float]
+    with_traceback: bool
+    attempts: int = 0
+    result: CallResult | None = None
+
+    def __iter__(self) -> Iterator[float]:
+        for wait in (0.0, *self.waits):
+            if self.result is not None:
+                return
+            yield wait
+
+    def settle(self, outcome: _Outcome) -> None:
+        """Take what one try came to: the result, or nothing when the call is to be tried again."""
+        record, shown = self.record, self.shown
+        if outcome == _BUSY:
+            self.result = _busy(record.name, shown, self.caller.workers.most, self.attempts)
+            return
+        error = outcome.error if isinstance(outcome, _Ran) else None
+        if isinstance(error, InvalidArgumentsError) and error.tool == record.name:
+            # A typed tool's own types refused the arguments, before its function ran.
+            self.result = _arguments_failure(record.name, shown, error.errors)
+            return
+        self.attempts += 1
+        if isinstance(outcome, _Ran) and error is None:
+            self.result = self.caller._checked_output(record, shown, outcome.value, self.attempts)
+            return
+        if error is not None:
+            failed = _handler_failure(record.name, shown, error, self.attempts, self.with_traceback)
+            again = isinstance(error, TransientError)
+        else:
+            failed = _timeout(record.name, shown, self.timeout_ms or 0, self.attempts)
+            again = True
+        if not (again and self.attempts <= len(self.waits)):
+            self.result = failed
+
+
+class Caller:
+    """How a registry's tools are called: the time budget of a tool registered without one
+    (``default_timeout_ms``), how idempotent tools are tried again (``retry``), and the threads
+    sync handlers run in (at most ``max_threads``)."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        default_timeout_ms: float | None = None,
+        retry: RetryPolicy | None = None,
+        max_threads: int = DEFAULT_MAX_THREADS,
+    ) -> None:
+        if default_timeout_ms is not None and (
+            isinstance(default_timeout_ms, bool)
+            or not isinstance(default_timeout_ms, (int, float))
+            or not 0 < default_timeout_ms < float("inf")
+        ):
+            raise InvalidToolError(
+                f"default_timeout_ms must be a positive number, not {default_timeout_ms!r}"
+            )
+        self.registry = registry
+        self.default_timeout_ms = default_timeout_ms
+        self.retry = RetryPolicy() if retry is None else retry
+        if not isinstance(self.retry, RetryPolicy):
+            raise InvalidToolError(f"retry must be a RetryPolicy, not {retry!r}")
+        self.workers = Workers(max_threads)
+        # Async handlers abandoned past their budget, kept until they end: the loop holds tasks weakly.
+        self._abandoned: set[asyncio.Future[Any]] = set()
+        # Whether a handler's output is JSON at all, at the registry's depth.
+        self._any_json = Validator(True, limits=registry.limits)
+
+    def call(
+        self,
+        name: str,
+        args: Any,
+        *,
+        with_traceback: bool = False,
+        offered: Collection[str] | None = None,
+        naming: Naming | None = None,
+    ) -> CallResult:
+        """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it."""
+        tries = self._tries(name, args, with_traceback, offered, naming)
+        if isinstance(tries, CallResult):
+            return tries
+        for wait in tries:
+            if wait:
+                time.sleep(wait)
+            tries.settle(self._run(tries))
+        assert tries.result is not None
+        return tries.result
+
+    async def acall(
+        self,
+        name: str,
+        args: Any,
+        *,
+        with_traceback: bool = False,
+        offered: Collection[str] | None = None,
+        naming: Naming | None = None,
+    ) -> CallResult:
+        """See :meth:`toolreg.ToolRegistry.acall`."""
+        tries = self._tries(name, args, with_traceback, offered, naming)
+        if isinstance(tries, CallResult):
+            return tries
+        for wait in tries:
+            if wait:
+                await asyncio.sleep(wait)
+            tries.settle(await self._arun(tries))
+        assert tries.result is not None
+        return tries.result
+
+    def _tries(
+        self,
+        name: str,
+        args: Any,
+        with_traceback: bool,
+        offered: Collection[str] | None,
+        naming: Naming | None,
+    ) -> _Tries | CallResult:
+        """The tries of a call, or the result that stops it before any: a tool that is not there (or
+        not offered), or arguments that do not fit its schema."""
+        shown = _namer(naming)
+        chosen = _offered(offered)
+        try:
+            record = self.registry.get(name)
+            if chosen is not None and name not in chosen:
+                raise UnknownToolError(name)
+        except UnknownToolError:
+            return _failure(str(name), "unknown_tool", self.unknown_tool_message(name, chosen, shown))
+        errors = self.registry.validate(record.name, args)
+        if errors:
+            return _arguments_failure(record.name, shown(record.name), tuple(errors))
+        budget = record.timeout_ms if record.timeout_ms is not None else self.default_timeout_ms
+        # A tool that is not idempotent is tried once, whatever failed: a second run could act twice.
+        waits = list(self.retry.waits()) if record.idempotent else []
+        return _Tries(self, record, args, shown(record.name), budget, waits, with_traceback)
+
+    def unknown_tool_message(
+        self, name: object, offered: Collection[str] | None = None, naming: Naming | None = None
+    ) -> str:
+        """No tool by that name, and the nearest of the tools there are (those ``offered``, if given),
+        as the model saw their names."""
+        shown = _namer(naming)
+        chosen = _offered(offered)
+        there = [tool for tool in self.registry.names() if chosen is None or tool in chosen]
+        names = [shown(tool) for tool in there]
+        sent = shown(name) if isinstance(name, str) else repr(name)
+        nearest = difflib.get_close_matches(sent, names, n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(repr(n) for n in nearest)}?" if nearest else ""
+        listed = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+        return f"There is no tool named {printable(sent)[:200]!r}.{hint} The tools are: {listed or 'none'}."
+
+    def _run(self, tries: _Tries) -> _Outcome:
+        """One try in this thread: a sync handler without a time budget runs here; any other in a
+        worker thread, waited for within the budget."""
+        handler, args, timeout_ms = tries.record.handler, tries.args, tries.timeout_ms
+        if timeout_ms is None and not inspect.iscoroutinefunction(handler):
+            return _run_here(handler, args)
+        ran: list[_Ran] = []
+        done = threading.Event()
+
+        def job() -> None:
+            ran.append(_run_anywhere(handler, args))
+            done.set()
+
+        if not self.workers.start(job):
+            return _BUSY
+        if not done.wait(None if timeout_ms is None else timeout_ms / 1000):
+            return _TIMED_OUT
+        return ran[0]
+
+    async def _arun(self, tries: _Tries) -> _Outcome:
+        """One try on the event loop: an async handler is awaited, a sync one runs in a worker thread.
+        A cancellation of the caller propagates; the handler is cancelled or, in a thread, abandoned."""
+        handler, args, timeout_ms = tries.record.handler, tries.args, tries.timeout_ms
+        if inspect.iscoroutinefunction(handler):
+            if timeout_ms is None:
+                return await _awaited(handler, args)
+            running: asyncio.Future[Any] = asyncio.ensure_future(_awaited(handler, args))
+        else:
+            running = asyncio.get_running_loop().create_future()
+            if not self.workers.start(functools.partial(_run_for, running, handler, args)):
+                return _BUSY
+            if timeout_ms is None:
+                return await running  # type: ignore[no-any-return]
+        try:
+            # asyncio.wait, not wait_for: a TimeoutError the handler raises itself stays its error.
+            done, _ = await asyncio.wait({running}, timeout=timeout_ms / 1000)
+        except asyncio.CancelledError:
+            running.cancel()
+            raise
+        if not done:
+            running.cancel()
+            self._abandoned.add(running)
+            running.add_done_callback(self._abandoned.discard)
+            return _TIMED_OUT
+        return running.result()  # type: ignore[no-any-return]
+
+    def _checked_output(self, record: ToolRecord, shown: str, output: Any, attempts: int) -> CallResult:
+        """The result of a handler that returned: its output, if it is JSON that fits the output schema."""
+        errors = self._any_json.validate(output) or self.registry.validate_output(record.name, output)
+        if errors:
+            text = format_errors(errors, tool=shown, about="result").text
+            return _failure(record.name, "output", text, errors=tuple(errors), attempts=attempts)
+        long = _long_integer(output)
+        if long is not None:
+            path, digits = long
+            most = sys.get_int_max_str_digits()
+            message = f"is an integer of {digits} digits; at most {most} can be written as JSON text"
+            error = ValidationError(path, "", "json", message, {"digits": digits})
+            text = format_errors([error], tool=shown, about="result").text
+            return _failure(record.name, "output", text, errors=(error,), attempts=attempts)
+        return CallResult(record.name, True, output, None, (), "", attempts)
+
+
+def _run_for(future: asyncio.Future[Any], handler: Callable[..., Any], args: Mapping[str, Any]) -> None:
+    """A worker thread's job for acall: run the handler, then hand what came of it to the loop."""
+    ran = _run_anywhere(handler, args)
+    with contextlib.suppress(RuntimeError):  # the loop is closed: no one waits for this handler now
+        future.get_loop().call_soon_threadsafe(_deliver, future, ran)
+
+
+def _deliver(future: asyncio.Future[Any], ran: _Ran) -> None:
+    if not future.done():  # not cancelled meanwhile, by a timeout or the caller
+        future.set_result(ran)
+
+
+def _offered(offered: Collection[str] | None) -> frozenset[str] | None:
+    if isinstance(offered, str):
+        raise InvalidCallError(f"offered must be a collection of tool names, not the string {offered!r}")
+    return None if offered is None else frozenset(offered)
+
+
+def _namer(naming: Naming | None) -> Naming:
+    # Names out of the registry are toolreg's; the model saw them as its provider writes them.
+    return naming if naming is not None else str
 
 
 def _failure(tool: str, step: str, message: str, *, errors: tuple[ValidationError, ...] = (),
@@ -131,216 +511,56 @@ def _failure(tool: str, step: str, message: str, *, errors: tuple[ValidationErro
     return CallResult(tool, False, None, step, errors, message, attempts, trace)
 
 
-def _prepare(
-    registry: ToolRegistry, name: str, args: Any, strict: bool, naming: str | None = None
-) -> tuple[ToolRecord, Any] | CallResult:
-    """The record and the arguments to call it with, or the result that stops the call first."""
-    try:
-        record = registry.get(name)
-    except UnknownToolError:
-        return _failure(str(name), "unknown_tool", unknown_tool_message(registry, name, naming))
-    if strict:
-        args = without_optional_nulls(checked_schema(record.validator), args)
-    errors = registry.validate(record.name, args)
-    if errors:
-        text = format_errors(errors, tool=_named(record.name, naming)).text
-        return _failure(record.name, "arguments", text, errors=tuple(errors))
-    return record, args
+def _arguments_failure(tool: str, shown: str, errors: tuple[ValidationError, ...]) -> CallResult:
+    return _failure(tool, "arguments", format_errors(errors, tool=shown).text, errors=errors)
 
 
-def unknown_tool_message(registry: ToolRegistry, name: object, naming: str | None = None) -> str:
-    """No tool by that name, and the nearest names registered, as ``naming``'s provider writes them."""
-    names = [_named(tool, naming) for tool in registry.names()]
-    sent = _named(str(name), naming)
-    nearest = difflib.get_close_matches(sent, names, n=3, cutoff=0.5)
-    hint = f" Did you mean {', '.join(repr(n) for n in nearest)}?" if nearest else ""
-    listed = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
-    return f"There is no tool named {printable(sent)[:200]!r}.{hint} The tools are: {listed or 'none'}."
-
-
-def _named(name: str, naming: str | None) -> str:
-    # Names out of the registry are toolreg's; the model saw them as its provider writes them.
-    return name if naming is None else provider_form(name, naming)
-
-
-def _checked_output(record: ToolRecord, registry: ToolRegistry, output: Any, attempts: int) -> CallResult:
-    errors = registry.validate_output(record.name, output)
-    if errors:
-        text = format_errors(errors, tool=record.name, about="result").text
-        return _failure(record.name, "output", text, errors=tuple(errors), attempts=attempts)
-    return CallResult(record.name, True, output, None, (), "", attempts)
-
-
-def _handler_failure(record: ToolRecord, error: BaseException, attempts: int, with_trace: bool) -> CallResult:
-    said = printable(str(error))[:500]
-    kind = type(error).__name__
+def _busy(tool: str, shown: str, most: int, attempts: int) -> CallResult:
     message = (
-        f"The tool {record.name} failed: {kind}: {said}" if said else f"The tool {record.name} failed: {kind}"
+        f"The tool {shown} was not run: all {most} threads for tools are busy, some perhaps with "
+        "handlers abandoned past their time. Try again later."
     )
+    return _failure(tool, "busy", message, attempts=attempts)
+
+
+def _handler_failure(
+    tool: str, shown: str, error: BaseException, attempts: int, with_trace: bool
+) -> CallResult:
+    # One line: the lines of a long message (pydantic writes several) joined, none forged.
+    said = printable("; ".join(line.strip() for line in str(error).splitlines() if line.strip()))[:500]
+    kind = type(error).__name__
+    message = f"The tool {shown} failed: {kind}: {said}" if said else f"The tool {shown} failed: {kind}"
     trace = "".join(traceback.format_exception(error)) if with_trace else None
-    return _failure(record.name, "handler", message, attempts=attempts, trace=trace)
+    return _failure(tool, "handler", message, attempts=attempts, trace=trace)
 
 
-def _timeout(record: ToolRecord, timeout_ms: float, attempts: int) -> CallResult:
-    message = f"The tool {record.name} did not finish within {timeout_ms:g} ms and was abandoned."
-    return _failure(record.name, "timeout", message, attempts=attempts)
+def _timeout(tool: str, shown: str, timeout_ms: float, attempts: int) -> CallResult:
+    message = f"The tool {shown} did not finish within {timeout_ms:g} ms and was abandoned."
+    return _failure(tool, "timeout", message, attempts=attempts)
 
 
-def _retries(record: ToolRecord, policy: RetryPolicy) -> list[float]:
-    # A tool that is not idempotent is tried once, whatever failed: a second run could act twice.
-    return list(policy.waits()) if record.idempotent else []
+def _long_integer(value: Any) -> tuple[str, int] | None:
+    """The pointer and digit count of the first integer in a JSON value with more digits than Python
+    writes as text (``sys.get_int_max_str_digits``), or None."""
+    most = sys.get_int_max_str_digits()
+    if not most:
+        return None
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((path + (key,), child) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((path + (index,), child) for index, child in reversed(list(enumerate(item))))
+        elif isinstance(item, int) and item.bit_length() > most * 3:  # 2**(3d) < 10**d: a quick pass first
+            digits = _digits(item)
+            if digits > most:
+                return to_pointer(path), digits
+    return None
 
 
-def _budget(record: ToolRecord, default_timeout_ms: float | None) -> float | None:
-    return record.timeout_ms if record.timeout_ms is not None else default_timeout_ms
-
-
-class _TimedOut(Exception):
-    pass
-
-
-def _run_sync(handler: Callable[..., Any], args: Mapping[str, Any], timeout_ms: float | None) -> Any:
-    """The handler's value, run in a thread of its own when it has a time budget or is a coroutine
-    function (which gets an event loop of its own there). A thread cannot be stopped: past its budget
-    it is abandoned, and what it returns later is dropped."""
-    if inspect.iscoroutinefunction(handler):
-        coroutine_function = handler
-
-        def handler(**given: Any) -> Any:
-            return asyncio.run(coroutine_function(**given))
-
-    elif timeout_ms is None:
-        return handler(**args)
-    outcome: list[Any] = []
-
-    def run() -> None:
-        try:
-            outcome.append((True, handler(**args)))
-        except BaseException as error:  # handed back to the caller's thread as it is
-            outcome.append((False, error))
-
-    worker = threading.Thread(target=run, name="toolreg-call", daemon=True)
-    worker.start()
-    worker.join(None if timeout_ms is None else timeout_ms / 1000)
-    if not outcome:
-        raise _TimedOut
-    finished, value = outcome[0]
-    if not finished:
-        raise value
-    return value
-
-
-async def _run_async(handler: Callable[..., Any], args: Mapping[str, Any], timeout_ms: float | None) -> Any:
-    if inspect.iscoroutinefunction(handler):
-        running: Awaitable[Any] = handler(**args)
-    else:
-        # A sync handler runs in a worker thread, so the event loop goes on meanwhile.
-        running = asyncio.to_thread(handler, **args)
-    if timeout_ms is None:
-        return await running
-    # asyncio.wait, not wait_for: a TimeoutError the handler raises itself stays the handler's error.
-    task = asyncio.ensure_future(running)
-    try:
-        done, _ = await asyncio.wait({task}, timeout=timeout_ms / 1000)
-    except asyncio.CancelledError:
-        task.cancel()
-        raise
-    if not done:
-        task.cancel()
-        raise _TimedOut
-    return task.result()
-
-
-@dataclass
-class _Tries:
-    """One call's tries: the tool, its arguments and time budget, the waits left before retries."""
-
-    registry: ToolRegistry
-    record: ToolRecord
-    args: Any
-    timeout_ms: float | None
-    waits: list[float]
-    with_traceback: bool
-    attempts: int = 0
-
-    def settle(self, output: Any, error: Exception | None) -> CallResult | float:
-        """What one try came to: the result to return, or the seconds to wait before the next try."""
-        self.attempts += 1
-        record = self.record
-        if error is None:
-            return _checked_output(record, self.registry, output, self.attempts)
-        if isinstance(error, _TimedOut):
-            failed = _timeout(record, self.timeout_ms or 0, self.attempts)
-        elif isinstance(error, TransientError):
-            failed = _handler_failure(record, error, self.attempts, self.with_traceback)
-        else:
-            return _handler_failure(record, error, self.attempts, self.with_traceback)
-        return self.waits.pop(0) if self.waits else failed
-
-
-def _tries(
-    registry: ToolRegistry,
-    name: str,
-    args: Any,
-    strict: bool,
-    with_traceback: bool,
-    policy: RetryPolicy,
-    default_timeout_ms: float | None,
-    naming: str | None,
-) -> _Tries | CallResult:
-    prepared = _prepare(registry, name, args, strict, naming)
-    if isinstance(prepared, CallResult):
-        return prepared
-    record, args = prepared
-    budget = _budget(record, default_timeout_ms)
-    return _Tries(registry, record, args, budget, _retries(record, policy), with_traceback)
-
-
-def call_tool(
-    registry: ToolRegistry,
-    name: str,
-    args: Any,
-    *,
-    strict: bool = False,
-    with_traceback: bool = False,
-    policy: RetryPolicy,
-    default_timeout_ms: float | None,
-    naming: str | None = None,
-) -> CallResult:
-    """See :meth:`ToolRegistry.call`."""
-    tries = _tries(registry, name, args, strict, with_traceback, policy, default_timeout_ms, naming)
-    while isinstance(tries, _Tries):
-        try:
-            output, error = _run_sync(tries.record.handler, tries.args, tries.timeout_ms), None
-        except Exception as caught:
-            output, error = None, caught
-        settled = tries.settle(output, error)
-        if isinstance(settled, CallResult):
-            return settled
-        time.sleep(settled)
-    return tries
-
-
-async def acall_tool(
-    registry: ToolRegistry,
-    name: str,
-    args: Any,
-    *,
-    strict: bool = False,
-    with_traceback: bool = False,
-    policy: RetryPolicy,
-    default_timeout_ms: float | None,
-    naming: str | None = None,
-) -> CallResult:
-    """See :meth:`ToolRegistry.acall`."""
-    tries = _tries(registry, name, args, strict, with_traceback, policy, default_timeout_ms, naming)
-    while isinstance(tries, _Tries):
-        try:
-            output, error = await _run_async(tries.record.handler, tries.args, tries.timeout_ms), None
-        except Exception as caught:
-            output, error = None, caught
-        settled = tries.settle(output, error)
-        if isinstance(settled, CallResult):
-            return settled
-        await asyncio.sleep(settled)
-    return tries
+def _digits(number: int) -> int:
+    """How many decimal digits ``abs(number)`` has, found without writing it."""
+    number = abs(number)
+    digits = int(number.bit_length() * 0.30102999566398120) + 1  # log10(2): one too many, or right
+    return digits if number >= 10 ** (digits - 1) else digits - 1

@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ._catalogs import import_mcp, mcp_tools
 from ._feedback import format_errors, printable
 from ._jsonschema.errors import ToolregError
 from ._providers import PROVIDERS
-from ._registry import ToolRegistry
+from ._providers.mcp import import_mcp, mcp_tools
+from ._toolregistry import ToolRegistry
 
 __all__ = ["main"]
 

@@ -47,10 +47,11 @@ class InvalidArgumentsError(ToolregError, ValueError):
 
 
 class ExportError(ToolregError, ValueError):
-    """A tool cannot take a provider's form: its name breaks a rule, or strict mode lacks a keyword."""
+    """A tool cannot take a provider's form: its name breaks a rule, or strict mode lacks a keyword.
+    ``schema_path`` points at the first blocker in the tool's schema (the message names each one)."""
 
     def __init__(self, message: str, *, schema_path: str | None = None) -> None:
-        super().__init__(message if schema_path is None else f"{message} (at {schema_path!r})")
+        super().__init__(message)
         self.schema_path = schema_path
 
 
@@ -72,8 +73,10 @@ class UnknownToolError(ToolregError, LookupError):
 
 
 class UnknownProviderError(ToolregError, LookupError):
-    """A provider name toolreg has no form for ("mcp", "openai", "anthropic" and "gemini" it has)."""
+    """A provider name toolreg has no form for, given to ``export``, ``answer``, ``lookup`` or the
+    command line; ``known`` lists the ones it has."""
 
     def __init__(self, provider: object, known: list[str]) -> None:
         super().__init__(f"unknown provider {provider!r}; the providers are {', '.join(known)}")
         self.provider = provider
+        self.known = tuple(known)

@@ -10,7 +10,18 @@ from typing import Any
 from ._errors import InvalidToolError
 from ._jsonschema.errors import ValidationError
 
-__all__ = ["FormattedErrors", "UNPRINTABLE", "format_errors", "printable"]
+__all__ = [
+    "FormattedErrors",
+    "UNPRINTABLE",
+    "MCP_ERRORS_KEY",
+    "format_errors",
+    "mcp_error_result",
+    "printable",
+]
+
+# Where an MCP error result keeps its errors as data, in ``_meta`` (a key with a prefix of its own, as
+# MCP asks of ``_meta`` keys).
+MCP_ERRORS_KEY = "toolreg/errors"
 
 
 @dataclass(frozen=True)
@@ -21,12 +32,10 @@ class FormattedErrors:
     items: tuple[dict[str, Any], ...]
 
     def as_mcp_result(self) -> dict[str, Any]:
-        """An MCP ``CallToolResult`` with ``isError: true``: a tool error, which the model sees."""
-        return {
-            "content": [{"type": "text", "text": self.text}],
-            "structuredContent": {"errors": [dict(item) for item in self.items]},
-            "isError": True,
-        }
+        """An MCP ``CallToolResult`` with ``isError: true``: a tool error, which the model sees. The
+        errors are in the text, and as ``items`` under ``_meta`` (key :data:`MCP_ERRORS_KEY`), never in
+        ``structuredContent``, which MCP reserves for a result that fits the tool's output schema."""
+        return mcp_error_result(self.text, self.items)
 
     def as_anthropic_tool_result(self, tool_use_id: str) -> dict[str, Any]:
         """An Anthropic ``tool_result`` content block with ``is_error: true``."""
@@ -35,6 +44,14 @@ class FormattedErrors:
     def as_openai_tool_message(self, tool_call_id: str) -> dict[str, Any]:
         """An OpenAI ``tool`` message answering the call."""
         return {"role": "tool", "tool_call_id": tool_call_id, "content": self.text}
+
+
+def mcp_error_result(text: str, items: tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+    """An MCP ``CallToolResult`` with ``isError: true`` and ``text``; ``items``, if any, in ``_meta``."""
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": True}
+    if items:
+        result["_meta"] = {MCP_ERRORS_KEY: [dict(item) for item in items]}
+    return result
 
 
 # Characters that could move, hide or restyle what follows them on a screen or in a prompt: C0 and C1
@@ -108,7 +125,10 @@ def format_errors(
         lines.append(f"- …and {len(errors) - max_errors} more")
     count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
     if result:
-        head = f"{who} does not match its output schema; it has {count}:"
+        # A result that is no JSON at all breaks no schema: it cannot be sent.
+        unsendable = all(error.keyword in ("json", "depth") for error in errors)
+        broken = "is not JSON that can be sent" if unsendable else "does not match its output schema"
+        head = f"{who} {broken}; it has {count}:"
         tail = "The tool, not the call, is at fault: calling again with other arguments will not mend it."
     else:
         head = f"{who} have {count}:"

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import re
+import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 from typing import Any, TypeVar
 
-from ._calls import CallResult, RetryPolicy, acall_tool, call_tool, without_optional_nulls
 from ._errors import (
     DuplicateToolError,
-    ExportError,
     InvalidArgumentsError,
     InvalidToolError,
     InvalidToolNameError,
@@ -28,26 +28,32 @@ from ._jsonschema.regex import Pattern
 from ._jsonschema.schema import Compiled, compile_schema, guarded_pattern
 from ._jsonschema.validator import Validator, checked_schema
 from ._jsonschema.values import NotJSON, json_type, snapshot
-from ._messages import ToolCall, problem_result, read_call, result_message
-from ._providers import MCP_MODELLED, PROVIDERS, export_tool, from_provider_name, to_provider_name
 from ._pydantic import function_schemas, is_model, model_handler, model_schema
 from ._signatures import check_handler
 
 __all__ = [
     "ToolRecord",
-    "ToolRegistry",
+    "Registry",
     "check_tool_name",
     "join_description",
-    "MCP_HINTS",
-    "MCP_FLAGS",
+    "HINTS",
+    "FLAGS",
+    "RECORD_FIELDS",
     "LINE_BREAK",
+    "MAX_NAME_LENGTH",
 ]
 
 _SEGMENT = re.compile(r"[a-z0-9_]+", re.ASCII)
-# The MCP tool annotations a registration may set; idempotentHint comes from `idempotent`.
-MCP_HINTS = frozenset({"readOnlyHint", "destructiveHint", "openWorldHint"})
-# Every boolean MCP annotation toolreg sets itself: the hints, and idempotentHint from `idempotent`.
-MCP_FLAGS = MCP_HINTS | {"idempotentHint"}
+# The longest name every provider takes (OpenAI and Anthropic allow 64 characters).
+MAX_NAME_LENGTH = 64
+# The hints a registration may set, as MCP's tool annotations name them; idempotentHint comes from
+# ``idempotent``.
+HINTS = frozenset({"readOnlyHint", "destructiveHint", "openWorldHint"})
+# Every boolean annotation a record sets itself: the hints, and idempotentHint from ``idempotent``.
+FLAGS = HINTS | {"idempotentHint"}
+# The fields of a tool object (as MCP writes one) that a registration sets by its own arguments, so
+# ``meta``, which holds the others, may not.
+RECORD_FIELDS = frozenset({"name", "title", "description", "inputSchema", "outputSchema"})
 # Every character str.splitlines breaks at: a one-line text holds none of them.
 LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -56,8 +62,13 @@ _JSON_TEXT = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def check_tool_name(name: object) -> str:
-    """Return ``name`` if it is lowercase segments joined by dots and every provider takes it, else
-    say what is wrong."""
+    """Return ``name`` if it is lowercase segments joined by dots that every provider can send, else
+    say what is wrong.
+
+    Segments are ASCII lowercase letters, digits and underscores; the name starts with a letter or
+    ``_`` (Gemini's rule) and has at most :data:`MAX_NAME_LENGTH` characters (OpenAI's and
+    Anthropic's), so no export of a registered tool fails on its name.
+    """
     if not isinstance(name, str):
         raise InvalidToolNameError(f"a tool name must be a string, not {type(name).__name__}")
     if not name:
@@ -74,12 +85,15 @@ def check_tool_name(name: object) -> str:
                 f"tool name {name!r} contains {bad!r}: segments are lowercase ASCII letters, "
                 "digits and underscores, joined by dots (e.g. 'fs.read_file')"
             )
-    for provider in PROVIDERS:
-        # Caught here once, rather than at every later export.
-        try:
-            to_provider_name(name, provider)
-        except ExportError as error:
-            raise InvalidToolNameError(str(error)) from None
+    if name[0].isdigit():
+        raise InvalidToolNameError(
+            f"tool name {name!r} starts with a digit; gemini takes a letter or _ first"
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise InvalidToolNameError(
+            f"tool name {name!r} has {len(name)} characters; openai and anthropic take at most "
+            f"{MAX_NAME_LENGTH}"
+        )
     return name
 
 
@@ -191,12 +205,16 @@ class ToolRecord:
         )
 
 
-class ToolRegistry:
+class Registry:
     """Tools by name, in registration order; each schema is checked and compiled once.
 
     ``validate`` returns ``Ok`` (falsy: the empty list of errors) or the list of every error, so
     ``if errors := tools.validate(name, args):`` reports them and ``else:`` may run the handler;
     ``is_valid`` answers yes or no, and ``check`` raises :class:`~toolreg.InvalidArgumentsError`.
+
+    This is the registry proper, which neither calls a tool nor knows a provider; the public
+    :class:`~toolreg.ToolRegistry` adds both on top of it. ``version`` counts the changes made to it,
+    and :meth:`subscribe` hears of each one as it is made.
     """
 
     def __init__(
@@ -205,24 +223,8 @@ class ToolRegistry:
         limits: LimitsLike = DEFAULT_LIMITS,
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
-        default_timeout_ms: float | None = None,
-        retry: RetryPolicy | None = None,
     ) -> None:
         self.limits = as_limits(limits)
-        # For call and acall: the time budget of a tool registered without one, and how idempotent
-        # tools are tried again.
-        if default_timeout_ms is not None and (
-            isinstance(default_timeout_ms, bool)
-            or not isinstance(default_timeout_ms, (int, float))
-            or not 0 < default_timeout_ms < float("inf")
-        ):
-            raise InvalidToolError(
-                f"default_timeout_ms must be a positive number, not {default_timeout_ms!r}"
-            )
-        self.default_timeout_ms = default_timeout_ms
-        self.retry = RetryPolicy() if retry is None else retry
-        if not isinstance(self.retry, RetryPolicy):
-            raise InvalidToolError(f"retry must be a RetryPolicy, not {retry!r}")
         # Whether "format" asserts (for the formats toolreg knows) in every tool's schema.
         self.assert_formats = assert_formats
         # Schemas that tools' $refs may name by URI (a shared definitions file); nothing is fetched.
@@ -235,6 +237,9 @@ class ToolRegistry:
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
         # under CPython's GIL, and readers that iterate copy first.
         self._write_lock = threading.Lock()
+        self._version = 0
+        # Replaced whole under the lock, never changed in place, so a writer calls a list no one edits.
+        self._subscribers: tuple[Callable[[int], None], ...] = ()
         # Catalogs repeat schemas (every tool without arguments has the same one): tools whose schemas
         # are the same JSON text share one compiled Validator, which holds nothing of either tool.
         self._shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
@@ -261,26 +266,26 @@ class ToolRegistry:
         """Add a tool; raises before changing anything if any argument is refused.
 
         ``description`` is one line; ``details`` holds any longer text. ``title`` and ``hints``
-        (MCP's ``readOnlyHint``, ``destructiveHint``, ``openWorldHint``) are passed on by
-        :meth:`export`; ``idempotent`` becomes MCP's ``idempotentHint``. ``output_schema`` describes
+        (MCP's ``readOnlyHint``, ``destructiveHint``, ``openWorldHint``) are passed on by the
+        exports; ``idempotent`` becomes MCP's ``idempotentHint``. ``output_schema`` describes
         the handler's result (MCP's ``outputSchema``); ``meta`` holds the other fields of an MCP
         tool object (``_meta``, ``icons``, more ``annotations``), given back by ``export("mcp")``.
         The handler must fit the schema: see :func:`toolreg._signatures.check_handler`.
 
         ``schema`` may be a pydantic model class (``toolreg[pydantic]``): its JSON schema is used, and
         calls are checked exactly as it says, with no coercion. With ``as_model``, the handler takes
-        one argument, the model instance built from a call's valid arguments.
+        one argument, the model instance built from a call's valid arguments; what the model refuses
+        beyond its schema (a date that is no date) is the call's arguments error, with its pointer.
         """
+        check_tool_name(name)
         model = schema if is_model(schema) else None
         if model is not None:
             schema = model_schema(model)
         if as_model:
             if model is None:
                 raise InvalidToolError(f"as_model=True for {name!r} needs a pydantic model as the schema")
-            if not callable(handler):
-                raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
-            handler = model_handler(model, handler)
-        check_tool_name(name)
+            _takes_one_argument(name, handler)
+            handler = model_handler(name, model, handler)
         if not callable(handler):
             raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
         _one_line(name, "description", description)
@@ -299,8 +304,8 @@ class ToolRegistry:
             _one_line(name, "title", title)
         hints = dict(hints or {})
         for hint, flag in hints.items():
-            if hint not in MCP_HINTS or not isinstance(flag, bool):
-                allowed = ", ".join(sorted(MCP_HINTS))
+            if hint not in HINTS or not isinstance(flag, bool):
+                allowed = ", ".join(sorted(HINTS))
                 raise InvalidToolError(
                     f"hints of {name!r} take {allowed} as true or false, not {hint!r}: {flag!r}"
                 )
@@ -336,6 +341,8 @@ class ToolRegistry:
             # In place, so registering n tools costs O(n), not O(n²); an existing key keeps its place.
             self._validators[name] = validate
             self._records[name] = record
+            version = self._changed()
+        self._announce(version)
         return record
 
     def _validator(self, schema: Any) -> Validator:
@@ -380,6 +387,8 @@ class ToolRegistry:
             record = self.get(name)
             del self._records[name]
             del self._validators[name]
+            version = self._changed()
+        self._announce(version)
         return record
 
     def get(self, name: str) -> ToolRecord:
@@ -389,85 +398,17 @@ class ToolRegistry:
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
 
-    def validate(self, name: str, args: Any, *, strict: bool = False) -> Result:
+    def validate(self, name: str, args: Any) -> Result:
         """``Ok`` (falsy) when ``args`` fits the tool's schema, else the list of every error.
 
         ``if errors := tools.validate(name, args):`` reports; ``else:`` may run the handler.
-        Never calls the handler; raises UnknownToolError for a name not registered. ``strict`` reads
-        a call made through OpenAI's strict export: a ``null`` for an optional property, at any
-        depth, means the property was left out (see :meth:`arguments`).
+        Never calls the handler; raises UnknownToolError for a name not registered.
         """
         try:
             validate = self._validators[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return validate(self.arguments(name, args) if strict else args)
-
-    def arguments(self, name: str, args: Any) -> Any:
-        """``args`` of a call made through OpenAI's strict export, as the handler should see them:
-        each ``null`` given for an optional property left out (a new object; ``args`` is unchanged)."""
-        return without_optional_nulls(checked_schema(self.get(name).validator), args)
-
-    def call(self, name: str, args: Any, *, strict: bool = False, with_traceback: bool = False) -> CallResult:
-        """Validate ``args``, run the handler within the tool's ``timeout_ms`` (else the registry's
-        ``default_timeout_ms``), try an idempotent tool again after a timeout or a TransientError as
-        ``retry`` allows, and check the output against the tool's output schema.
-
-        Every outcome is a :class:`CallResult`, never an exception: the output, or the step that
-        stopped the call with text a model can act on. A handler's exception is reported by its type
-        and message; ``with_traceback`` keeps the traceback in the result too. A handler with a time
-        budget runs in a thread of its own, abandoned (not stopped) when the budget runs out.
-        """
-        return call_tool(
-            self, name, args, strict=strict, with_traceback=with_traceback, policy=self.retry,
-            default_timeout_ms=self.default_timeout_ms,
-        )  # fmt: skip
-
-    async def acall(
-        self, name: str, args: Any, *, strict: bool = False, with_traceback: bool = False
-    ) -> CallResult:
-        """:meth:`call` for async code: an async handler is awaited, a sync one runs in a worker thread,
-        so the event loop is never blocked."""
-        return await acall_tool(
-            self, name, args, strict=strict, with_traceback=with_traceback, policy=self.retry,
-            default_timeout_ms=self.default_timeout_ms,
-        )  # fmt: skip
-
-    def answer(
-        self, call: Any, *, provider: str | None = None, strict: bool = False, with_traceback: bool = False
-    ) -> dict[str, Any]:
-        """The message that answers a provider's tool call, in that provider's shape, for success and
-        failure alike: an OpenAI Chat Completions tool call or Responses ``function_call``, an
-        Anthropic ``tool_use`` block, a Gemini ``functionCall`` part, or MCP ``tools/call`` params
-        (found by shape unless ``provider`` says). Arguments sent as JSON text are read with clear
-        answers for text that is not one JSON object; a name in the provider's form is mapped back;
-        an unknown name gets the nearest registered names. ``strict`` is as in :meth:`validate`."""
-        found = read_call(call, provider)
-        if found.problem is not None:
-            return result_message(found, problem_result(found))
-        result = call_tool(
-            self, found.name, found.arguments, strict=strict, with_traceback=with_traceback,
-            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.naming,
-        )  # fmt: skip
-        return result_message(found, result, structured=self._structured(found))
-
-    async def aanswer(
-        self, call: Any, *, provider: str | None = None, strict: bool = False, with_traceback: bool = False
-    ) -> dict[str, Any]:
-        """:meth:`answer` for async code, calling the tool as :meth:`acall` does."""
-        found = read_call(call, provider)
-        if found.problem is not None:
-            return result_message(found, problem_result(found))
-        result = await acall_tool(
-            self, found.name, found.arguments, strict=strict, with_traceback=with_traceback,
-            policy=self.retry, default_timeout_ms=self.default_timeout_ms, naming=found.naming,
-        )  # fmt: skip
-        return result_message(found, result, structured=self._structured(found))
-
-    def _structured(self, found: ToolCall) -> bool:
-        # MCP: a tool with an output schema answers with structuredContent (and its JSON text).
-        record = self._records.get(found.name)
-        return found.provider == "mcp" and record is not None and record.output_validator is not None
+        return validate(args)
 
     def is_valid(self, name: str, args: Any) -> bool:
         """True when ``args`` fits the tool's schema."""
@@ -498,7 +439,7 @@ class ToolRegistry:
             given, settings = schema, dict(options)
             called: Callable[..., Any] = handler
             if given is None:
-                given, output, summary, called = function_schemas(handler)
+                given, output, summary, called = function_schemas(handler, name)
                 if summary and "description" not in settings:
                     settings["description"] = summary
                 if output is not None and "output_schema" not in settings:
@@ -507,50 +448,6 @@ class ToolRegistry:
             return handler
 
         return register
-
-    def export(
-        self,
-        provider: str,
-        *,
-        names: Iterable[str] | None = None,
-        strict: bool = False,
-        omit_unsupported: bool = False,
-    ) -> list[dict[str, Any]]:
-        """The tools in a provider's form ("mcp", "openai", "anthropic", "gemini"), in registration order.
-
-        ``names`` keeps only those tools (a harness shows a few per turn); ``strict`` gives OpenAI's
-        strict form, and ``omit_unsupported`` leaves out of it what strict mode cannot express (listed
-        in the description; the registry still checks it). Raises ExportError naming the tool and every
-        blocker, before returning anything.
-        """
-        records = list(self._records.values())  # one copy, made whole, while others may register
-        to_provider_name("provider.check", provider)  # an unknown provider is named even with no tools
-        if isinstance(names, str):
-            raise InvalidToolError(f"names must be a list of tool names, not the string {names!r}")
-        wanted = {record.name for record in records} if names is None else {self.get(n).name for n in names}
-        return [
-            export_tool(
-                provider,
-                record.name,
-                record.full_description,
-                record.schema,
-                title=record.title,
-                idempotent=record.idempotent,
-                hints=dict(record.hints),
-                strict=strict,
-                output_schema=record.output_schema,
-                meta=thaw(record.meta),
-                omit_unsupported=omit_unsupported,
-            )
-            for record in records
-            if record.name in wanted
-        ]
-
-    def lookup(self, provider_name: str, provider: str) -> ToolRecord:
-        """The tool a provider's call names (``fs-read_file`` from OpenAI is ``fs.read_file``)."""
-        if not isinstance(provider_name, str):
-            raise UnknownToolError(provider_name)
-        return self.get(from_provider_name(provider_name, provider))
 
     def prepare(self, names: Iterable[str] | None = None) -> None:
         """Generate the fast path of these tools (all, by default) now, rather than at each one's first
@@ -574,7 +471,54 @@ class ToolRegistry:
         return len(self._records)
 
     def __repr__(self) -> str:
-        return f"ToolRegistry({len(self)} tools)"
+        return f"{type(self).__name__}({len(self)} tools)"
+
+    @property
+    def version(self) -> int:
+        """How many changes the registry has seen: each registration and removal adds one."""
+        return self._version
+
+    def subscribe(self, callback: Callable[[int], None]) -> Callable[[], None]:
+        """Call ``callback(version)`` after each registration and removal, and return the function
+        that stops it (an MCP server announces ``tools/list_changed`` from it).
+
+        The callback runs in the thread that made the change, once the change is whole and the
+        registry's lock is released, so it may read or change the registry. It should be quick. An
+        exception it raises does not undo the change or reach the writer: it goes to
+        ``sys.unraisablehook``, as Python does with errors nobody can catch.
+        """
+        if not callable(callback):
+            raise InvalidToolError(f"subscribe takes a callable, not {type(callback).__name__}")
+        with self._write_lock:
+            self._subscribers = (*self._subscribers, callback)
+
+        def unsubscribe() -> None:
+            with self._write_lock:
+                kept = list(self._subscribers)
+                if callback in kept:
+                    kept.remove(callback)
+                self._subscribers = tuple(kept)
+
+        return unsubscribe
+
+    def _changed(self) -> int:
+        """Count a change; called under the lock. Returns the new version."""
+        self._version += 1
+        return self._version
+
+    def _announce(self, version: int) -> None:
+        for callback in self._subscribers:
+            try:
+                callback(version)
+            except Exception as error:
+                report = SimpleNamespace(
+                    exc_type=type(error),
+                    exc_value=error,
+                    exc_traceback=error.__traceback__,
+                    err_msg=f"Exception in a toolreg registry subscriber ({version=})",
+                    object=callback,
+                )
+                sys.unraisablehook(report)
 
 
 def _document(uri: object, schema: Any, limits: Limits) -> Any:
@@ -611,16 +555,33 @@ def _meta(name: str, meta: Mapping[str, Any] | None) -> dict[str, Any]:
         kept: dict[str, Any] = snapshot(dict(meta), 64)
     except NotJSON as error:
         raise InvalidToolError(f"meta of {name!r} must be JSON: {error}") from None
-    modelled = sorted(MCP_MODELLED & kept.keys())
+    modelled = sorted(RECORD_FIELDS & kept.keys())
     if modelled:
         raise InvalidToolError(f"meta of {name!r} holds {modelled}, which register's own arguments set")
     annotations = kept.get("annotations", {})
     if not isinstance(annotations, dict):
         raise InvalidToolError(f"meta['annotations'] of {name!r} must be an object")
-    taken = sorted(MCP_FLAGS & annotations.keys())
+    taken = sorted(FLAGS & annotations.keys())
     if taken:
         raise InvalidToolError(f"meta['annotations'] of {name!r} holds {taken}; pass hints= and idempotent=")
     return kept
+
+
+def _takes_one_argument(name: str, handler: Any) -> None:
+    """Refuse a handler that cannot be called with one argument, the model instance, alone."""
+    if not callable(handler):
+        raise InvalidToolError(f"handler of {name!r} must be callable, not {type(handler).__name__}")
+    try:
+        signature = inspect.signature(handler)
+    except (TypeError, ValueError):
+        return  # some built-ins: taken as they are, as check_handler takes them
+    try:
+        signature.bind(None)
+    except TypeError as error:
+        raise InvalidToolError(
+            f"the handler of {name!r} (as_model=True) is called with one argument, the model "
+            f"instance, but cannot take it: {error}"
+        ) from None
 
 
 def _require_object_type(schema: Any) -> bool:

@@ -1,33 +1,89 @@
-"""Catalogs from elsewhere: MCP ``tools/list`` results, and the function-calling leaderboard's dialect."""
+"""MCP: tool objects for ``tools/list``, ``tools/call`` params read in and ``CallToolResult`` out, and a
+server's ``tools/list`` result read into a registry (:func:`import_mcp`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ._errors import InvalidToolError
-from ._jsonschema.errors import SchemaError, ToolregError
-from ._jsonschema.pointer import to_pointer
-from ._jsonschema.values import NotJSON, snapshot
-from ._jsonschema.vocabulary import keywords
-from ._providers import MCP_MODELLED
-from ._registry import LINE_BREAK, MCP_FLAGS, check_tool_name, join_description
-
-if TYPE_CHECKING:
-    from ._registry import ToolRegistry
+from .._calls import CallResult
+from .._errors import InvalidToolError
+from .._feedback import format_errors, mcp_error_result
+from .._jsonschema.errors import SchemaError, ToolregError, thaw
+from .._registry import (
+    FLAGS,
+    LINE_BREAK,
+    RECORD_FIELDS,
+    Registry,
+    ToolRecord,
+    check_tool_name,
+    join_description,
+)
+from .base import NameRule, Provider, ToolCall, object_arguments, schema_of
 
 __all__ = [
+    "PROVIDER",
+    "NAMES",
     "ImportReport",
     "Refusal",
     "Change",
-    "split_description",
     "import_mcp",
     "mcp_tools",
     "toolreg_name",
-    "normalize_bfcl",
+    "split_description",
 ]
+
+# MCP 2025-11-25 and later (SEP-986): ASCII letters, digits, _ - and ., 1 to 128; dots are fine.
+NAMES = NameRule(
+    re.compile(r"[A-Za-z0-9_.-]{1,128}"), "ASCII letters, digits, _ - . (1-128)", keeps_dots=True
+)
+
+
+def export(record: ToolRecord, strict: bool, omit_unsupported: bool) -> dict[str, Any]:
+    meta = thaw(record.meta)
+    tool: dict[str, Any] = {"name": NAMES.sent(record.name, "mcp")}
+    if record.title is not None:
+        tool["title"] = record.title
+    tool["description"] = record.full_description
+    tool["inputSchema"] = schema_of(record)
+    if record.output_schema is not None:
+        tool["outputSchema"] = record.output_schema
+    tool["annotations"] = {"idempotentHint": record.idempotent, **record.hints, **meta.pop("annotations", {})}
+    tool.update(meta)
+    return tool
+
+
+def recognises(call: dict[str, Any]) -> bool:
+    return isinstance(call.get("name"), str)
+
+
+def read(call: dict[str, Any]) -> ToolCall:
+    # The SDK's CallToolRequestParams gives arguments=None when the client sent none.
+    arguments, problem = object_arguments(call.get("arguments"), absent_is_empty=True)
+    sent = call["name"]
+    return ToolCall("mcp", None, sent, NAMES.toolreg_name(sent), arguments, problem)
+
+
+def answer(call: ToolCall, result: CallResult, record: ToolRecord | None) -> dict[str, Any]:
+    """A ``CallToolResult``: the text, with ``isError`` on failure and the errors as data under
+    ``_meta`` (never in ``structuredContent``, which MCP reserves for a result fitting the output
+    schema); a tool with an output schema sends an object result as ``structuredContent`` too."""
+    if not result.ok:
+        return mcp_error_result(result.text, format_errors(result.errors).items if result.errors else ())
+    message: dict[str, Any] = {"content": [{"type": "text", "text": result.text}], "isError": False}
+    if record is not None and record.output_validator is not None and isinstance(result.output, dict):
+        message["structuredContent"] = result.output
+    return message
+
+
+PROVIDER = Provider(
+    "mcp", NAMES, "MCP tools/call params: {name, arguments?}", recognises, read, answer, export
+)
+
+
+# -- a server's catalog read in --------------------------------------------------------------------------
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _OTHER = re.compile(r"[^a-z0-9_.]+")
@@ -101,7 +157,7 @@ def split_description(text: str) -> tuple[str, str]:
 
 
 def import_mcp(
-    registry: ToolRegistry,
+    registry: Registry,
     catalog: Any,
     handlers: Mapping[str, Callable[..., Any]] | Callable[[dict[str, Any]], Callable[..., Any]],
     *,
@@ -118,7 +174,8 @@ def import_mcp(
     registered before (a ``tools/list_changed`` refresh). Without it a name that is taken is refused.
     Every field is kept: the description's first line as ``description``, the rest as ``details``,
     ``outputSchema``, and ``_meta``, ``icons`` and the other fields and annotations as ``meta``;
-    whatever is not kept as written is named in ``changed``.
+    whatever is not kept as written is named in ``changed``. A tool whose registration fails for any
+    reason is refused with that reason, and the import goes on.
     """
     if prefix is not None:
         check_tool_name(prefix)
@@ -146,9 +203,9 @@ def import_mcp(
             others = ", ".join(repr(other) for other in wanted[name] if other != foreign)
             refused.append(Refusal(foreign, f"becomes {name!r}, as {others} does; give names= for them"))
             continue
-        handler = handlers.get(foreign) if isinstance(handlers, Mapping) else handlers(tool)
         options, notes = _registration(tool)
         try:
+            handler = handlers.get(foreign) if isinstance(handlers, Mapping) else handlers(tool)
             if handler is None:
                 raise InvalidToolError(f"no handler given for {foreign!r}")
             registry.register(
@@ -156,8 +213,9 @@ def import_mcp(
             )
         except SchemaError as error:
             refused.append(Refusal(foreign, error.reason, error.schema_path))
-        except ToolregError as error:
-            refused.append(Refusal(foreign, str(error)))
+        except Exception as error:  # a ToolregError, or a failure of a schema no one foresaw: one tool
+            reason = str(error) if isinstance(error, ToolregError) else f"{type(error).__name__}: {error}"
+            refused.append(Refusal(foreign, reason))
         else:
             registered[foreign] = name
             changed.extend(Change(foreign, where, reason) for where, reason in notes)
@@ -176,7 +234,7 @@ def _registration(tool: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str,
     description, details = split_description(text)
     if join_description(description, details) != text:
         notes.append(("description", "its line breaks are kept as \\n"))
-    meta = {key: value for key, value in tool.items() if key not in MCP_MODELLED | {"annotations"}}
+    meta = {key: value for key, value in tool.items() if key not in RECORD_FIELDS | {"annotations"}}
     given = tool.get("annotations", {})
     if not isinstance(given, dict):
         notes.append(("annotations", "not an object; dropped"))
@@ -185,7 +243,7 @@ def _registration(tool: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str,
     idempotent = False
     other_annotations: dict[str, Any] = {}
     for key, value in given.items():
-        if key in MCP_FLAGS:
+        if key in FLAGS:
             if not isinstance(value, bool):
                 notes.append((f"annotations.{key}", f"not a boolean ({value!r}); dropped"))
             elif key == "idempotentHint":
@@ -210,97 +268,3 @@ def _registration(tool: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str,
         "meta": meta,
     }
     return options, notes
-
-
-# The leaderboard's type names, and the JSON Schema types they stand for; None means "any value".
-_BFCL_TYPES: dict[str, str | None] = {
-    "dict": "object", "object": "object", "hashmap": "object", "map": "object",
-    "float": "number", "double": "number", "number": "number",
-    "int": "integer", "integer": "integer", "long": "integer", "short": "integer",
-    "str": "string", "string": "string", "char": "string",
-    "bool": "boolean", "boolean": "boolean",
-    "list": "array", "array": "array", "arraylist": "array", "tuple": "array",
-    "any": None, "null": "null",
-}  # fmt: skip
-_GENERIC = re.compile(r"(list|array|tuple)\[(.+)\]")
-
-
-def normalize_bfcl(parameters: Any) -> dict[str, Any]:
-    """The Berkeley Function Calling Leaderboard's parameter dialect as standard JSON Schema.
-
-    ``"dict"`` becomes ``"object"``, ``"float"`` ``"number"``, ``"tuple"`` and ``List[str]`` arrays,
-    ``"any"`` no type at all, Java and xLAM names (``String``, ``HashMap``, ``"int, optional"``)
-    their JSON types; the non-standard ``optional`` flag is dropped (``required`` says it), and a
-    bare map of parameters becomes an object schema. A type it cannot map is a SchemaError.
-    """
-    if not isinstance(parameters, dict):
-        raise SchemaError(f"parameters must be an object, not {type(parameters).__name__}")
-    try:
-        schema = snapshot(parameters, 128)
-    except NotJSON as error:
-        path = to_pointer(error.problem[0]) if error.problem else ""
-        raise SchemaError(
-            f"parameters must be JSON nested at most 128 levels: {error}", schema_path=path
-        ) from None
-    bare = schema and "type" not in schema and "properties" not in schema
-    if bare and all(isinstance(item, dict) and "type" in item for item in schema.values()):
-        schema = {"type": "object", "properties": schema}
-    return _normalize(schema, ())  # type: ignore[no-any-return]
-
-
-_HOLDS = {name: row.holds for name, row in keywords().items()}
-
-
-def _normalize(schema: Any, location: tuple[str | int, ...]) -> Any:
-    if not isinstance(schema, dict):
-        return schema
-    normalized: dict[str, Any] = {}
-    for keyword, value in schema.items():
-        if keyword == "optional":
-            continue
-        if keyword == "type":
-            normalized.update(_type_of(value, location + ("type",)))
-            continue
-        # Where the subschemas are, as the vocabulary says; the leaderboard's tuples (an "items"
-        # array) are moved to prefixItems below.
-        holds = _HOLDS.get(keyword, "")
-        if holds == "map" and isinstance(value, dict):
-            normalized[keyword] = {
-                name: _normalize(item, location + (keyword, name)) for name, item in value.items()
-            }
-        elif holds == "schema" and isinstance(value, dict):
-            normalized[keyword] = _normalize(value, location + (keyword,))
-        elif holds == "list" and isinstance(value, list):
-            normalized[keyword] = [
-                _normalize(item, location + (keyword, index)) for index, item in enumerate(value)
-            ]
-        else:
-            normalized[keyword] = value
-    if normalized.get("type") == "array" and "items" in normalized and isinstance(normalized["items"], list):
-        normalized["prefixItems"] = normalized.pop("items")
-    return normalized
-
-
-def _type_of(value: Any, location: tuple[str | int, ...]) -> dict[str, Any]:
-    if isinstance(value, list):
-        mapped = [_type_of(item, location) for item in value]
-        if any("type" not in item for item in mapped):
-            return {}
-        return {"type": list(dict.fromkeys(item["type"] for item in mapped))}
-    if not isinstance(value, str):
-        raise SchemaError(
-            f"'type' must be a type name, not {value!r}", schema_path=to_pointer(location), keyword="type"
-        )
-    name = value.split(",")[0].strip().lower()  # xLAM's "int, optional"
-    generic = _GENERIC.fullmatch(name)
-    if generic:
-        inner = _type_of(generic.group(2), location)
-        return {"type": "array", "items": inner} if inner else {"type": "array"}
-    if name not in _BFCL_TYPES:
-        raise SchemaError(
-            f"cannot map the type {value!r} to JSON Schema; known: {', '.join(sorted(_BFCL_TYPES))}",
-            schema_path=to_pointer(location),
-            keyword="type",
-        )
-    json_type = _BFCL_TYPES[name]
-    return {} if json_type is None else {"type": json_type}

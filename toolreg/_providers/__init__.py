@@ -1,0 +1,155 @@
+"""The providers toolreg speaks, one module each, and the one table that decides which names exist for
+every entry point: exports, answers, lookups and the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import Any
+
+from .._calls import Caller, CallResult
+from .._errors import ExportError, InvalidCallError, InvalidToolError, UnknownProviderError, UnknownToolError
+from .._jsonschema.validator import checked_schema
+from .._jsonschema.values import json_type
+from .._registry import Registry, ToolRecord
+from . import anthropic, gemini, mcp, openai_chat, openai_responses
+from .base import Provider, ToolCall
+from .openai_strict import absent_nulls
+
+__all__ = ["PROVIDERS", "provider", "read_call", "export", "answer", "aanswer", "lookup", "arguments"]
+
+# By name, in the order a call's shape is tried: MCP's params ({name, arguments}) last, since any
+# object with a name has that shape.
+PROVIDERS: dict[str, Provider] = {
+    module.PROVIDER.name: module.PROVIDER
+    for module in (openai_chat, openai_responses, anthropic, gemini, mcp)
+}
+
+
+def provider(name: object) -> Provider:
+    """The provider of that name, or UnknownProviderError naming the ones there are."""
+    if not isinstance(name, str) or name not in PROVIDERS:
+        raise UnknownProviderError(name, list(PROVIDERS))
+    return PROVIDERS[name]
+
+
+def read_call(call: Any, provider_name: str | None = None) -> ToolCall:
+    """The tool call in any provider's shape, found by its shape unless ``provider_name`` names it.
+
+    Arguments are read in the provider's own form: JSON text for OpenAI's, an object for the others;
+    what cannot be read becomes the call's ``problem``, worded for the model. A value that is no tool
+    call at all raises InvalidCallError.
+    """
+    chosen = None if provider_name is None else provider(provider_name)
+    if isinstance(call, dict):
+        for candidate in PROVIDERS.values() if chosen is None else (chosen,):
+            if candidate.recognises(call):
+                return candidate.read(call)
+    shapes = "; ".join(candidate.shape for candidate in PROVIDERS.values() if chosen in (None, candidate))
+    kind = json_type(call) or type(call).__name__
+    raise InvalidCallError(f"not a tool call toolreg reads ({kind}); it reads {shapes}")
+
+
+def export(
+    registry: Registry,
+    provider_name: str,
+    names: Iterable[str] | None = None,
+    *,
+    strict: bool = False,
+    omit_unsupported: bool = False,
+) -> list[dict[str, Any]]:
+    """See :meth:`toolreg.ToolRegistry.export`."""
+    chosen = provider(provider_name)  # an unknown provider is named even with no tools
+    if strict and not chosen.strict_form:
+        strict_ones = ", ".join(name for name, known in PROVIDERS.items() if known.strict_form)
+        raise ExportError(
+            f"strict=True is OpenAI's form ({strict_ones}); {provider_name} has none in toolreg"
+        )
+    if omit_unsupported and not strict:
+        raise ExportError("omit_unsupported=True goes with strict=True, OpenAI's strict form")
+    if isinstance(names, str):
+        raise InvalidToolError(f"names must be a list of tool names, not the string {names!r}")
+    records = [
+        registry.get(name) for name in (registry.names() if names is None else _ordered(registry, names))
+    ]
+    return [chosen.export(record, strict, omit_unsupported) for record in records]
+
+
+def _ordered(registry: Registry, names: Iterable[str]) -> list[str]:
+    """``names`` in registration order, each checked to be registered (UnknownToolError)."""
+    wanted = {registry.get(name).name for name in names}
+    return [name for name in registry.names() if name in wanted]
+
+
+def lookup(registry: Registry, provider_name: str, provider_form: str) -> ToolRecord:
+    """The record of the tool a provider's call names (``fs-read_file`` from OpenAI is ``fs.read_file``)."""
+    chosen = provider(provider_name)
+    if not isinstance(provider_form, str):
+        raise UnknownToolError(provider_form)
+    return registry.get(chosen.names.toolreg_name(provider_form))
+
+
+def arguments(registry: Registry, name: str, args: Any) -> Any:
+    """``args`` of a call made through OpenAI's strict form, as the handler should see them: each
+    ``null`` given for an optional property left out (a new object; ``args`` is unchanged)."""
+    schema = checked_schema(registry.get(name).validator)
+    return absent_nulls(schema, args, registry.limits.max_depth)
+
+
+def answer(
+    caller: Caller,
+    call: Any,
+    *,
+    provider_name: str | None = None,
+    offered: Collection[str] | None = None,
+    nulls_as_absent: bool = False,
+    with_traceback: bool = False,
+) -> dict[str, Any]:
+    """See :meth:`toolreg.ToolRegistry.answer`."""
+    found, args = _read(caller, call, provider_name, nulls_as_absent)
+    if found.problem is not None:
+        return _answered(caller, found, found.problem_result())
+    options = _options(found, offered, with_traceback)
+    return _answered(caller, found, caller.call(found.name, args, **options))
+
+
+async def aanswer(
+    caller: Caller,
+    call: Any,
+    *,
+    provider_name: str | None = None,
+    offered: Collection[str] | None = None,
+    nulls_as_absent: bool = False,
+    with_traceback: bool = False,
+) -> dict[str, Any]:
+    """See :meth:`toolreg.ToolRegistry.aanswer`."""
+    found, args = _read(caller, call, provider_name, nulls_as_absent)
+    if found.problem is not None:
+        return _answered(caller, found, found.problem_result())
+    options = _options(found, offered, with_traceback)
+    return _answered(caller, found, await caller.acall(found.name, args, **options))
+
+
+def _read(
+    caller: Caller, call: Any, provider_name: str | None, nulls_as_absent: bool
+) -> tuple[ToolCall, Any]:
+    """The call read in, and its arguments as the tool is to get them."""
+    found = read_call(call, provider_name)
+    args = found.arguments
+    if nulls_as_absent and found.problem is None and found.name in caller.registry:
+        args = arguments(caller.registry, found.name, args)
+    return found, args
+
+
+def _options(found: ToolCall, offered: Collection[str] | None, with_traceback: bool) -> dict[str, Any]:
+    # The model saw the names in its provider's form: failures name the tools so.
+    naming = PROVIDERS[found.provider].names.form
+    return {"with_traceback": with_traceback, "offered": offered, "naming": naming}
+
+
+def _answered(caller: Caller, found: ToolCall, result: CallResult) -> dict[str, Any]:
+    """The message answering ``found`` in its provider's shape."""
+    try:
+        record = caller.registry.get(found.name)
+    except UnknownToolError:
+        record = None
+    return PROVIDERS[found.provider].answer(found, result, record)

@@ -1,0 +1,178 @@
+"""The public ToolRegistry: the registry, with calling and the providers' forms composed on top of it."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
+from . import _providers
+from ._calls import DEFAULT_MAX_THREADS, Caller, CallResult, RetryPolicy
+from ._jsonschema.errors import Result
+from ._jsonschema.limits import DEFAULT_LIMITS, LimitsLike
+from ._registry import Registry, ToolRecord
+
+__all__ = ["ToolRegistry"]
+
+
+class ToolRegistry(Registry):
+    """Tools by name, in registration order; each schema is checked and compiled once.
+
+    ``validate`` returns ``Ok`` (falsy: the empty list of errors) or the list of every error, so
+    ``if errors := tools.validate(name, args):`` reports them and ``else:`` may run the handler;
+    ``is_valid`` answers yes or no, and ``check`` raises :class:`~toolreg.InvalidArgumentsError`.
+    ``call`` and ``answer`` run a tool, ``export`` writes the tools in a provider's form.
+
+    Registration and validation are the registry's own (:class:`toolreg._registry.Registry`, which
+    knows nothing of calling or of providers); this class adds the calling layer (``call``,
+    ``acall``, with the time budgets, retries and threads set here) and the provider table
+    (``answer``, ``aanswer``, ``export``, ``lookup``) on top, each method handing the work on.
+    ``max_threads`` caps the threads sync handlers run in (see :meth:`call`).
+    """
+
+    def __init__(
+        self,
+        *,
+        limits: LimitsLike = DEFAULT_LIMITS,
+        documents: Mapping[str, Any] | None = None,
+        assert_formats: bool = False,
+        default_timeout_ms: float | None = None,
+        retry: RetryPolicy | None = None,
+        max_threads: int = DEFAULT_MAX_THREADS,
+    ) -> None:
+        super().__init__(limits=limits, documents=documents, assert_formats=assert_formats)
+        self._caller = Caller(
+            self, default_timeout_ms=default_timeout_ms, retry=retry, max_threads=max_threads
+        )
+
+    @property
+    def default_timeout_ms(self) -> float | None:
+        """The time budget of a tool registered without one (None: no budget)."""
+        return self._caller.default_timeout_ms
+
+    @property
+    def retry(self) -> RetryPolicy:
+        """How idempotent tools are tried again."""
+        return self._caller.retry
+
+    @property
+    def max_threads(self) -> int:
+        """The most threads this registry's sync handlers run in at once."""
+        return self._caller.workers.most
+
+    def validate(self, name: str, args: Any, *, nulls_as_absent: bool = False) -> Result:
+        """``Ok`` (falsy) when ``args`` fits the tool's schema, else the list of every error.
+
+        ``if errors := tools.validate(name, args):`` reports; ``else:`` may run the handler.
+        Never calls the handler; raises UnknownToolError for a name not registered.
+        ``nulls_as_absent`` reads a call made through OpenAI's strict export: a ``null`` given for an
+        optional property, at any depth, means the property was left out (see :meth:`arguments`).
+        """
+        return super().validate(name, self.arguments(name, args) if nulls_as_absent else args)
+
+    def arguments(self, name: str, args: Any) -> Any:
+        """``args`` of a call made through OpenAI's strict export, as the handler should see them:
+        each ``null`` given for an optional property left out, wherever the schema names one
+        (``$ref``, ``anyOf`` branches and items included); a new object, ``args`` is unchanged."""
+        return _providers.arguments(self, name, args)
+
+    def call(
+        self,
+        name: str,
+        args: Any,
+        *,
+        nulls_as_absent: bool = False,
+        with_traceback: bool = False,
+        offered: Collection[str] | None = None,
+    ) -> CallResult:
+        """Validate ``args``, run the handler within the tool's ``timeout_ms`` (else the registry's
+        ``default_timeout_ms``), try an idempotent tool again after a timeout or a TransientError as
+        ``retry`` allows, and check the output: JSON that fits the tool's output schema.
+
+        Every outcome is a :class:`CallResult`, never an exception: the output, or the step that
+        stopped the call with text a model can act on. Every exception a handler raises is reported
+        by its type and message (``with_traceback`` keeps the traceback too), ``SystemExit`` and a
+        ``CancelledError`` of its own included; only a KeyboardInterrupt in the caller's own thread
+        stops the caller. A sync handler without a time budget runs in the caller's thread; one with a
+        budget (and a coroutine function) runs in one of the registry's own daemon threads, at most
+        ``max_threads`` at once, abandoned (not stopped) when its budget runs out. When every thread
+        is busy, the call stops at the ``busy`` step without running the handler. ``offered`` limits
+        the call to those tools (the ones a model was shown): any other is an unknown tool.
+        """
+        if nulls_as_absent and name in self:
+            args = self.arguments(name, args)
+        return self._caller.call(name, args, with_traceback=with_traceback, offered=offered)
+
+    async def acall(
+        self,
+        name: str,
+        args: Any,
+        *,
+        nulls_as_absent: bool = False,
+        with_traceback: bool = False,
+        offered: Collection[str] | None = None,
+    ) -> CallResult:
+        """:meth:`call` for async code: an async handler is awaited (and cancelled past its budget), a
+        sync one runs in one of the registry's threads (never the event loop's executor), so the loop
+        is never blocked. Cancelling the task that awaits ``acall`` cancels the call."""
+        if nulls_as_absent and name in self:
+            args = self.arguments(name, args)
+        return await self._caller.acall(name, args, with_traceback=with_traceback, offered=offered)
+
+    def answer(
+        self,
+        call: Any,
+        *,
+        provider: str | None = None,
+        offered: Collection[str] | None = None,
+        nulls_as_absent: bool = False,
+        with_traceback: bool = False,
+    ) -> dict[str, Any]:
+        """The message that answers a provider's tool call, in that provider's shape, for success and
+        failure alike: an OpenAI Chat Completions tool call or Responses ``function_call``, an
+        Anthropic ``tool_use`` block, a Gemini ``functionCall`` part (or the SDK's ``model_dump()``
+        of one), or MCP ``tools/call`` params (found by shape unless ``provider`` says). Arguments are
+        read in the provider's own form, once: JSON text for OpenAI, with clear answers for text that
+        is not one JSON object; an object for the others. A name in the provider's form is mapped
+        back. ``offered`` (the names given to ``export`` this turn) limits the answer to those tools;
+        an unknown name gets the nearest of them. ``nulls_as_absent`` is as in :meth:`validate`."""
+        return _providers.answer(
+            self._caller, call, provider_name=provider, offered=offered,
+            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback,
+        )  # fmt: skip
+
+    async def aanswer(
+        self,
+        call: Any,
+        *,
+        provider: str | None = None,
+        offered: Collection[str] | None = None,
+        nulls_as_absent: bool = False,
+        with_traceback: bool = False,
+    ) -> dict[str, Any]:
+        """:meth:`answer` for async code, calling the tool as :meth:`acall` does."""
+        return await _providers.aanswer(
+            self._caller, call, provider_name=provider, offered=offered,
+            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback,
+        )  # fmt: skip
+
+    def export(
+        self,
+        provider: str,
+        *,
+        names: Iterable[str] | None = None,
+        strict: bool = False,
+        omit_unsupported: bool = False,
+    ) -> list[dict[str, Any]]:
+        """The tools in a provider's form ("openai", "openai-responses", "anthropic", "gemini", "mcp"),
+        in registration order.
+
+        ``names`` keeps only those tools (a harness shows a few per turn); ``strict`` gives OpenAI's
+        strict form, and ``omit_unsupported`` leaves out of it what strict mode cannot express
+        (listed in the description; the registry still checks it). Raises ExportError naming the
+        tool and every blocker, before returning anything.
+        """
+        return _providers.export(self, provider, names, strict=strict, omit_unsupported=omit_unsupported)
+
+    def lookup(self, provider_name: str, provider: str) -> ToolRecord:
+        """The tool a provider's call names (``fs-read_file`` from OpenAI is ``fs.read_file``)."""
+        return _providers.lookup(self, provider, provider_name)
