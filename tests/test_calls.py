@@ -159,6 +159,179 @@ def test_retry_policies_are_checked():
     ]
 
 
+# -- the threads handlers run in -----------------------------------------------------------------
+
+
+def stuck_tools(release, **options):
+    """A registry with a handler that blocks until ``release`` is set (abandoned after 10 ms), and a
+    fast one."""
+    tools = registry(**options)
+    tools.register("stuck.op", {"type": "object"}, lambda **arguments: release.wait(5), timeout_ms=10)
+    tools.register("fast.op", {"type": "object"}, lambda **arguments: "fast", timeout_ms=2000)
+    return tools
+
+
+def test_abandoned_handlers_hold_at_most_max_threads_and_a_full_pool_is_a_step_of_its_own():
+    release = threading.Event()
+    tools = stuck_tools(release, max_threads=8)
+    before = threading.active_count()
+
+    async def main():
+        results = await asyncio.gather(*(tools.acall("stuck.op", {}) for _ in range(200)))
+        # The event loop's own executor is free: getaddrinfo and run_in_executor answer at once.
+        loop = asyncio.get_running_loop()
+        await asyncio.wait_for(loop.getaddrinfo("127.0.0.1", 80), 2)
+        assert await asyncio.wait_for(loop.run_in_executor(None, lambda: "free"), 2) == "free"
+        return results, await tools.acall("fast.op", {})
+
+    try:
+        results, fast = asyncio.run(main())
+        steps = [result.step for result in results]
+        assert (steps.count("timeout"), steps.count("busy")) == (8, 192)
+        assert threading.active_count() - before <= 8
+        # A fast tool is not left to time out without running: it is told the threads are busy.
+        assert (fast.step, fast.attempts) == ("busy", 0)
+        assert fast.message.startswith("The tool fast.op was not run: all 8 threads for tools are busy")
+        assert tools.call("fast.op", {}).step == "busy"
+    finally:
+        release.set()
+    # Once the abandoned handlers end, their threads take new calls.
+    for _ in range(200):
+        if tools.call("fast.op", {}).ok:
+            break
+        time.sleep(0.01)
+    assert tools.call("fast.op", {}).output == "fast"
+
+
+def test_a_fast_tool_runs_after_blocking_handlers_timed_out():
+    release = threading.Event()
+    tools = stuck_tools(release, max_threads=8)
+
+    async def main():
+        timed_out = await asyncio.gather(*(tools.acall("stuck.op", {}) for _ in range(5)))
+        return timed_out, await tools.acall("fast.op", {})
+
+    try:
+        timed_out, fast = asyncio.run(main())
+    finally:
+        release.set()
+    assert {result.step for result in timed_out} == {"timeout"}
+    assert (fast.ok, fast.output) == (True, "fast")
+
+
+def test_max_threads_is_checked():
+    assert toolreg.ToolRegistry().max_threads == 32
+    for bad in (0, -1, 1.5, True, "8"):
+        with pytest.raises(toolreg.InvalidToolError, match="max_threads"):
+            toolreg.ToolRegistry(max_threads=bad)
+
+
+def raising(error):
+    def handler(**arguments):
+        raise error
+
+    return handler
+
+
+async def raising_async(**arguments):
+    raise asyncio.CancelledError  # its own, not a cancellation of the caller
+
+
+BASE_EXCEPTIONS = {
+    "StopIteration": StopIteration(),
+    "SystemExit": SystemExit(3),
+    "GeneratorExit": GeneratorExit(),
+    "CancelledError": asyncio.CancelledError(),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BASE_EXCEPTIONS))
+@pytest.mark.parametrize("how", ["call", "call in a thread", "acall", "acall in a thread"])
+def test_every_exception_a_handler_raises_is_a_step(kind, how):
+    tools = registry()
+    budget = 5000 if how.endswith("in a thread") else None
+    tools.register("odd.op", {"type": "object"}, raising(BASE_EXCEPTIONS[kind]), timeout_ms=budget)
+    if how.startswith("acall"):
+        result = asyncio.run(asyncio.wait_for(tools.acall("odd.op", {}), 5))  # a hang fails, not waits
+    else:
+        result = tools.call("odd.op", {})
+    assert (result.step, result.attempts) == ("handler", 1)
+    assert result.message.startswith(f"The tool odd.op failed: {kind}")
+
+
+def test_a_cancelled_error_an_async_handler_raises_itself_is_a_step_and_the_caller_goes_on():
+    tools = registry()
+    tools.register("odd.op", {"type": "object"}, raising_async)
+    tools.register("odd.timed", {"type": "object"}, raising_async, timeout_ms=5000)
+
+    async def main():
+        results = [await tools.acall("odd.op", {}), await tools.acall("odd.timed", {})]
+        await asyncio.sleep(0)  # the caller's task was not cancelled: it goes on
+        return results
+
+    for result in asyncio.run(main()):
+        assert result.step == "handler" and "CancelledError" in result.message
+    assert tools.call("odd.op", {}).step == "handler"
+
+
+@pytest.mark.parametrize("budget", [None, 5000])
+@pytest.mark.parametrize("kind", ["async", "sync"])
+def test_cancelling_the_caller_still_cancels_acall(kind, budget):
+    started, finished = threading.Event(), []
+
+    async def slow_async(**arguments):
+        started.set()
+        try:
+            await asyncio.sleep(5)
+        finally:
+            finished.append("cancelled")
+
+    def slow_sync(**arguments):
+        started.set()
+        time.sleep(0.2)
+
+    tools = registry()
+    tools.register(
+        "slow.op", {"type": "object"}, slow_async if kind == "async" else slow_sync, timeout_ms=budget
+    )
+
+    async def main():
+        task = asyncio.ensure_future(tools.acall("slow.op", {}))
+        while not started.is_set():
+            await asyncio.sleep(0.005)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert finished == (["cancelled"] if kind == "async" else [])
+
+
+def test_a_keyboard_interrupt_stops_the_caller_in_its_own_thread_and_is_a_step_in_a_worker():
+    tools = registry()
+    tools.register("ctrl.c", {"type": "object"}, raising(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        tools.call("ctrl.c", {})  # in this thread it may be the user's Ctrl-C
+    tools.register("ctrl.c", {"type": "object"}, raising(KeyboardInterrupt()), timeout_ms=5000, override=True)
+    assert tools.call("ctrl.c", {}).step == "handler"  # in a worker thread only the handler raises it
+    assert asyncio.run(tools.acall("ctrl.c", {})).step == "handler"
+
+
+def test_failures_name_the_tool_as_the_model_saw_it():
+    tools = registry()
+    tools.register("db.query", {"type": "object"}, raising(RuntimeError("down")))
+    tools.register("db.wait", {"type": "object"}, Counter(sleep=0.5), timeout_ms=10)
+    tools.register("db.bad", {"type": "object"}, lambda **arguments: {1, 2})
+    for name, words in (("db.query", "failed"), ("db.wait", "did not finish"), ("db.bad", "is not JSON")):
+        call = {
+            "id": "c",
+            "type": "function",
+            "function": {"name": name.replace(".", "-"), "arguments": "{}"},
+        }
+        text = tools.answer(call)["content"]
+        assert words in text and name.replace(".", "-") in text and name not in text, text
+
+
 # -- every outcome a value -----------------------------------------------------------------------
 
 
@@ -339,6 +512,72 @@ def test_aanswer_answers_as_answer_does():
         "tool_use_id": "c1",
         "content": "read a",
     }
+
+
+def test_an_integer_too_long_to_read_or_write_is_reported_never_raised():
+    digits = "9" * 5000
+    tools = registry()
+    handler = Counter(result=10**5000)
+    tools.register("num.echo", {"type": "object"}, handler)
+    answer = tools.answer(CALLS["openai"](f'{{"n": {digits}}}'))
+    assert "an integer with too many digits to read" in answer["content"] and handler.runs == 0
+    result = tools.call("num.echo", {})
+    assert (result.step, [error.path for error in result.errors]) == ("output", [""])
+    assert "an integer of 5001 digits" in result.message and "is not JSON that can be sent" in result.message
+    for provider in sorted(CALLS):
+        json.dumps(tools.answer(_sent(provider, {})))  # every answer can be written as JSON text
+    tools.register("num.deep", {"type": "object"}, Counter(result={"rows": [1, 10**5000]}))
+    assert tools.call("num.deep", {}).errors[0].path == "/rows/1"
+    # A result made by hand cannot be written either: it is described, not raised.
+    made = toolreg.CallResult("num.echo", True, {"n": 10**5000})
+    assert "not JSON" in made.text and "too long to write" in repr(made)
+    failed = tools.call("num.deep", {})
+    assert "step='output'" in repr(failed) and "errors=<1 at /rows/1>" in repr(failed)
+
+
+def test_an_output_that_is_not_json_is_the_tool_fault_naming_where():
+    tools = registry()
+    tools.register("odd.set", {"type": "object"}, Counter(result={"tags": {"a"}}))
+    tools.register("odd.nan", {"type": "object"}, Counter(result=float("nan")))
+    tools.register("odd.tuple", {"type": "object"}, Counter(result=("a", "b")))
+    for name, path in (("odd.set", "/tags"), ("odd.nan", ""), ("odd.tuple", "")):
+        result = tools.call(name, {})
+        assert (result.step, [error.path for error in result.errors]) == ("output", [path])
+        assert result.message.startswith(f"The result of {name} is not JSON that can be sent")
+        assert "{'a'}" not in result.message  # never a Python repr for the model
+
+
+def test_a_key_given_twice_in_the_arguments_text_is_an_error_naming_the_key():
+    tools = registry()
+    handler = Counter()
+    tools.register("fs.read_file", SCHEMA, handler)
+    answer = tools.answer(CALLS["openai"]('{"path": "a", "limit": 1, "path": "/etc/passwd"}'))
+    assert "give the key 'path' twice in one object" in answer["content"] and handler.runs == 0
+    nested = tools.answer(CALLS["openai"]('{"path": "a", "options": {"encoding": "x", "encoding": "y"}}'))
+    assert "'encoding' twice" in nested["content"]
+
+
+def test_an_answer_runs_only_the_tools_offered_this_turn():
+    tools = registry()
+    ran = []
+    for name in ("fs.read_file", "fs.write_file", "fs.delete", "web.search"):
+        tools.register(name, {"type": "object"}, lambda name=name, **arguments: ran.append(name) or "ok")
+    offered = ["fs.read_file", "fs.write_file"]
+    call = {"type": "tool_use", "id": "u", "name": "web-search", "input": {}}
+    answer = tools.answer(call, offered=offered)
+    assert answer["is_error"] is True and ran == []
+    # An unknown name is answered with the offered names only.
+    listed = "The tools are: fs-read_file, fs-write_file."
+    assert answer["content"] == f"There is no tool named 'web-search'. {listed}"
+    near = tools.answer({**call, "name": "fs-read_files"}, offered=offered)["content"]
+    assert "Did you mean 'fs-read_file'" in near and "web-search" not in near
+    assert tools.answer({**call, "name": "fs-read_file"}, offered=offered)["content"] == "ok"
+    assert asyncio.run(tools.aanswer(call, offered=offered))["is_error"] is True
+    assert tools.call("web.search", {}, offered=offered).step == "unknown_tool"
+    assert asyncio.run(tools.acall("web.search", {}, offered=offered)).step == "unknown_tool"
+    assert tools.answer(call)["content"] == "ok" and ran == ["fs.read_file", "web.search"]
+    with pytest.raises(toolreg.InvalidCallError, match="not the string"):
+        tools.answer(call, offered="web.search")
 
 
 # -- strict mode ---------------------------------------------------------------------------------
