@@ -284,6 +284,26 @@ def test_import_reports_every_refusal_and_registers_the_rest():
     assert tools.get("list_all").title == "List"
 
 
+def test_import_refuses_a_tool_that_fails_for_any_reason_and_goes_on():
+    nested_groups = "(" * 200 + "a" + ")" * 200  # once a RecursionError out of registration
+    catalog = [
+        {"name": "deep", "inputSchema": {"type": "object", "properties": {"x": {"pattern": nested_groups}}}},
+        {"name": "unlucky", "inputSchema": SCHEMA},
+        {"name": "fine", "inputSchema": SCHEMA},
+    ]
+
+    def handlers(tool):
+        if tool["name"] == "unlucky":
+            raise RuntimeError("no handler today")
+        return handler
+
+    tools = toolreg.ToolRegistry()
+    report = toolreg.import_mcp(tools, catalog, handlers)
+    assert report.registered == {"fine": "fine"} and tools.names() == ["fine"]
+    refused = {refusal.name: refusal.reason for refusal in report.refused}
+    assert set(refused) == {"deep", "unlucky"} and refused["unlucky"] == "RuntimeError: no handler today"
+
+
 def test_import_takes_a_mapping_of_handlers():
     tools = toolreg.ToolRegistry()
     report = toolreg.import_mcp(
@@ -375,6 +395,28 @@ def test_the_normaliser_maps_each_name():
     with pytest.raises(toolreg.SchemaError) as caught:
         toolreg.normalize_bfcl({"type": "dict", "properties": {"when": {"type": "datetime"}}})
     assert caught.value.schema_path == "/properties/when/type"
+    with pytest.raises(toolreg.SchemaError) as caught:
+        toolreg.normalize_bfcl({"type": "dict", "properties": {"a": {"type": ["int", ["str"]]}}})
+    assert caught.value.schema_path == "/properties/a/type/1"
+
+
+BFCL_WORDS = st.sampled_from(["dict", "int", "list[str]", "tuple", "any", "String", "int, optional", "array"])
+BFCL_KEYS = st.sampled_from(["type", "properties", "items", "optional", "required", "enum", "anyOf", "a"])
+ODD_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=4) | BFCL_WORDS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(BFCL_KEYS, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(st.dictionaries(BFCL_KEYS, ODD_JSON, max_size=4))
+def test_the_normaliser_refuses_odd_input_with_a_schema_error_only(parameters):
+    try:
+        normalized = toolreg.normalize_bfcl(parameters)
+    except toolreg.SchemaError as error:
+        assert error.schema_path is not None
+    else:
+        json.dumps(normalized)
 
 
 # -- errors for the model ---------------------------------------------------------------------
@@ -489,6 +531,34 @@ def test_cli_bad_input_is_one_clear_line(arguments, catalog, tmp_path, capsys):
     assert main(arguments) == 2
     err = capsys.readouterr().err
     assert err.startswith("toolreg: ") and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_a_jsonl_catalog_splits_lines_at_newlines_only(tmp_path, capsys):
+    path = tmp_path / "tools.jsonl"
+    tools = [
+        {"name": "notes.add", "description": "Add a note\u2028(the rest)", "inputSchema": SCHEMA},
+        {"name": "notes.list", "inputSchema": {"properties": {"sep": {"const": "\u2029\x85\r"}}}},
+    ]
+    path.write_text(
+        "\n".join(json.dumps(tool, ensure_ascii=False) for tool in tools) + "\n", encoding="utf-8"
+    )
+    assert main(["check", str(path)]) == 0
+    assert "2 accepted, 0 refused" in capsys.readouterr().out
+
+
+def test_export_into_a_reader_that_stops_early_keeps_its_exit_code(tmp_path):
+    path = tmp_path / "many.json"
+    many = [
+        {"name": f"tool.n{index}", "description": "x" * 200, "inputSchema": SCHEMA} for index in range(500)
+    ]
+    path.write_text(json.dumps({"tools": many}))
+    # As `toolreg export many.json --to openai | head -1`: the reader takes a line and goes away.
+    command = [sys.executable, "-m", "toolreg._cli", "export", str(path), "--to", "openai"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stdout.readline() == b"[\n"
+    child.stdout.close()
+    assert child.wait(timeout=60) == 0
+    assert child.stderr is not None and child.stderr.read() == b""
 
 
 def test_the_console_script_has_help():

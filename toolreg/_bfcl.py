@@ -83,6 +83,13 @@ def _normalize(schema: Any, location: tuple[str | int, ...]) -> Any:
 
 def _type_of(value: Any, location: tuple[str | int, ...]) -> dict[str, Any]:
     if isinstance(value, list):
+        for index, item in enumerate(value):
+            if not isinstance(item, str):  # a list of type names, not of lists
+                raise SchemaError(
+                    f"'type' must be a type name or a list of them, not a list holding {item!r}",
+                    schema_path=to_pointer(location + (index,)),
+                    keyword="type",
+                )
         mapped = [_type_of(item, location) for item in value]
         if any("type" not in item for item in mapped):
             return {}

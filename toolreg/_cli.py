@@ -64,9 +64,10 @@ def _read_catalog(path: str) -> list[dict[str, Any]]:
     """A JSON catalog (a tools/list result or a list of tools) or JSONL (one tool a line)."""
     text = _read_text(path)
     if path.endswith(".jsonl"):
+        # Lines end at "\n" alone (JSON Lines): U+2028 and the like are characters inside strings.
         loaded: Any = [
             _json_text(line, f"{printable(path)} line {number}")
-            for number, line in enumerate(text.splitlines(), 1)
+            for number, line in enumerate(text.split("\n"), 1)
             if line.strip()
         ]
     else:
@@ -93,16 +94,21 @@ def _load(path: str) -> tuple[ToolRegistry, Any]:
     return registry, report
 
 
-def _check(options: argparse.Namespace) -> int:
+# What a command prints on standard output, and its exit code.
+_Outcome = tuple[str, int]
+
+
+def _check(options: argparse.Namespace) -> _Outcome:
     _, report = _load(options.catalog)
+    lines = []
     for foreign, name in report.registered.items():
         shown = foreign if foreign == name else f"{foreign} (as {name})"
-        print(printable(f"accepted {shown}"))
+        lines.append(printable(f"accepted {shown}"))
     for refusal in report.refused:
         where = f" at {refusal.schema_path!r}" if refusal.schema_path else ""
-        print(printable(f"refused  {refusal.name}: {refusal.reason}{where}"))
-    print(f"{len(report.registered)} accepted, {len(report.refused)} refused")
-    return INVALID if report.refused else VALID
+        lines.append(printable(f"refused  {refusal.name}: {refusal.reason}{where}"))
+    lines.append(f"{len(report.registered)} accepted, {len(report.refused)} refused")
+    return "\n".join(lines), INVALID if report.refused else VALID
 
 
 def _arguments(text: str) -> Any:
@@ -111,7 +117,7 @@ def _arguments(text: str) -> Any:
     return _json_text(text, "the arguments")
 
 
-def _validate(options: argparse.Namespace) -> int:
+def _validate(options: argparse.Namespace) -> _Outcome:
     registry, report = _load(options.catalog)
     name = report.registered.get(options.tool, options.tool)
     if name not in registry:
@@ -124,13 +130,13 @@ def _validate(options: argparse.Namespace) -> int:
     errors = registry.validate(name, _arguments(options.args))
     if options.json:
         # ASCII JSON: nothing from the call can reach the terminal as a control character.
-        print(json.dumps([error.to_dict() for error in errors], indent=2, ensure_ascii=True))
+        text = json.dumps([error.to_dict() for error in errors], indent=2, ensure_ascii=True)
     else:
-        print(format_errors(errors, tool=options.tool).text if errors else "valid")
-    return INVALID if errors else VALID
+        text = format_errors(errors, tool=options.tool).text if errors else "valid"
+    return text, INVALID if errors else VALID
 
 
-def _export(options: argparse.Namespace) -> int:
+def _export(options: argparse.Namespace) -> _Outcome:
     registry, report = _load(options.catalog)
     for refusal in report.refused:
         print(printable(f"skipped {refusal.name}: {refusal.reason}"), file=sys.stderr)
@@ -138,8 +144,7 @@ def _export(options: argparse.Namespace) -> int:
         exported = registry.export(options.to, strict=options.strict)
     except ToolregError as error:
         raise _Refused(str(error)) from None
-    print(json.dumps(exported, indent=2, ensure_ascii=True))
-    return INVALID if report.refused else VALID
+    return json.dumps(exported, indent=2, ensure_ascii=True), INVALID if report.refused else VALID
 
 
 def _registry_in(spec: str) -> ToolRegistry:
@@ -218,17 +223,19 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     options = _parser().parse_args(argv)  # a usage error exits 2, as bad input
     try:
-        return int(options.run(options))
+        text, code = options.run(options)
     except _Refused as error:
         print(f"toolreg: {printable(str(error))}", file=sys.stderr)
         return BAD_INPUT
-    except BrokenPipeError:
-        # The reader went away (| head): stop quietly, as command-line tools do.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
-        return INVALID
     except Exception as error:  # a bug of toolreg's: one line, its own exit code, no traceback
         print(f"toolreg: internal error: {type(error).__name__}: {printable(str(error))}", file=sys.stderr)
         return INTERNAL_ERROR
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # The reader took what it wanted and went away (| head): the command's answer stands.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit
+    return int(code)
 
 
 if __name__ == "__main__":
