@@ -177,6 +177,65 @@ def test_a_handler_may_take_the_model_instance():
         tools.register("fs.other", {"type": "object"}, print, as_model=True)
 
 
+def test_as_model_holds_the_handler_to_taking_the_instance():
+    class ReadFile(BaseModel):
+        path: str
+
+    tools = toolreg.ToolRegistry()
+    for handler in (lambda: "none", lambda request, mode: "two", lambda *, request: "keyword only"):
+        with pytest.raises(toolreg.InvalidToolError, match="one argument, the model instance"):
+            tools.register("fs.read", ReadFile, handler, as_model=True)
+    with pytest.raises(toolreg.InvalidToolError, match="must be callable"):
+        tools.register("fs.read", ReadFile, "not a function", as_model=True)
+    assert len(tools) == 0
+    tools.register("fs.read", ReadFile, lambda request, mode="r": "ok", as_model=True)  # a default is fine
+    assert tools.call("fs.read", {"path": "a"}).output == "ok"
+
+
+def test_what_the_function_types_refuse_is_an_arguments_error_with_its_pointer():
+    import datetime
+    import decimal
+    import uuid
+
+    seen = []
+    tools = toolreg.ToolRegistry()
+
+    @tools.tool("cal.book")
+    def book(day: datetime.date, price: decimal.Decimal, ticket: uuid.UUID | None = None) -> str:
+        """Book a day."""
+        seen.append((day, price, ticket))
+        return "booked"
+
+    bad = {"day": "2024-02-30", "price": "1.2.3", "ticket": "not-a-uuid"}
+    assert tools.validate("cal.book", bad) == []  # the schema only names the formats
+    result = tools.call("cal.book", bad)
+    assert (result.step, seen) == ("arguments", [])
+    assert [error.path for error in result.errors] == ["/day", "/price", "/ticket"]
+    assert result.message.startswith("The arguments for cal.book have 3 problems:\n- at /day: ")
+    assert "\\u000a" not in result.message and "Fix these and call again" in result.message
+    answer = tools.answer({"type": "tool_use", "id": "u", "name": "cal-book", "input": bad})
+    assert answer["is_error"] is True and "The arguments for cal-book have 3 problems" in answer["content"]
+    assert tools.call("cal.book", {"day": "2024-02-29", "price": "1.5"}).output == "booked"
+
+    class Booking(BaseModel):
+        day: datetime.date
+
+    tools.register("cal.model", Booking, lambda booking: booking.day.isoformat(), as_model=True)
+    assert tools.call("cal.model", {"day": "2024-13-01"}).errors[0].path == "/day"
+    assert tools.call("cal.model", {"day": "2024-12-01"}).output == "2024-12-01"
+
+
+def test_an_annotation_pydantic_cannot_build_is_refused_at_registration():
+    tools = toolreg.ToolRegistry()
+    with pytest.raises(toolreg.InvalidToolError, match="pydantic cannot write a schema for"):
+
+        @tools.tool("text.find")
+        def find(needle: Annotated[str, Field(pattern="[")]) -> str:
+            return needle
+
+    assert len(tools) == 0
+
+
 def test_without_pydantic_the_message_says_how_to_get_it(monkeypatch):
     import sys
 
