@@ -6,9 +6,13 @@ import asyncio
 import json
 import threading
 import time
+import unittest.mock
 from pathlib import Path
 
+import jsonschema
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import toolreg
 
@@ -499,6 +503,49 @@ def test_what_is_no_tool_call_is_refused_naming_the_shapes():
         tools.answer({"name": "x"}, provider="cohere")
 
 
+@pytest.mark.parametrize("provider", sorted(CALLS))
+def test_arguments_are_read_once_in_each_provider_form(provider):
+    tools = registry()
+    handler = Counter()
+    tools.register("fs.read_file", SCHEMA, handler)
+    text = json.dumps({"path": "a"})
+    # One encoding more than the provider's own form is refused alike, whichever the provider.
+    sent = CALLS[provider](json.dumps(text) if provider in TEXT_ARGUMENTS else text)
+    words, _ = _text_and_error(provider, tools.answer(sent))
+    assert "must be a JSON object, not a string holding JSON text (encoded twice)" in words
+    assert handler.runs == 0
+    # An object is taken as the arguments in every form (a harness may have decoded OpenAI's text).
+    words, _ = _text_and_error(provider, tools.answer(CALLS[provider]({"path": "a"})))
+    assert words in ("done", json.dumps("done")) and handler.runs == 1
+
+
+def test_sdk_dumps_of_each_provider_call_are_read():
+    tools = registry()
+    tools.register("fs.read_file", SCHEMA, lambda path, **rest: f"read {path}")
+    # The shapes of the SDKs' model_dump(), fields they leave unset as None.
+    gemini_part = {
+        "video_metadata": None,
+        "thought": None,
+        "function_call": {"id": "g1", "args": {"path": "a"}, "name": "fs.read_file", "partial_args": None},
+        "function_response": None,
+        "text": None,
+    }
+    assert tools.answer(gemini_part) == {
+        "functionResponse": {"name": "fs.read_file", "response": {"result": "read a"}, "id": "g1"}
+    }
+    no_arguments = {"function_call": {"id": None, "args": None, "name": "fs.read_file"}, "text": None}
+    assert "missing required property" in tools.answer(no_arguments)["functionResponse"]["response"]["error"]
+    mcp_params = {"name": "fs.read_file", "arguments": None, "_meta": None}
+    assert "missing required property" in tools.answer(mcp_params)["content"][0]["text"]
+    responses_item = {"arguments": '{"path": "a"}', "call_id": "r1", "name": "fs-read_file",
+                      "type": "function_call", "id": "fc_1", "status": "completed"}  # fmt: skip
+    assert tools.answer(responses_item) == {
+        "type": "function_call_output",
+        "call_id": "r1",
+        "output": "read a",
+    }
+
+
 def test_aanswer_answers_as_answer_does():
     tools = registry()
 
@@ -612,6 +659,210 @@ def test_strict_nulls_are_read_through_local_references_and_items():
     assert tools.arguments("db.insert", {"rows": [{"note": None}]}) == {"rows": [{}]}
 
 
+def test_nulls_are_read_as_absent_inside_any_of_branches_and_through_references():
+    # pydantic's Optional[Filters] = None, Filters holding optional fields of its own.
+    filters = {
+        "type": "object",
+        "properties": {"paths": {"type": "array", "items": {"type": "string"}}, "limit": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    schema = {
+        "type": "object",
+        "$defs": {"Filters": filters},
+        "properties": {
+            "query": {"type": "string"},
+            "filters": {"anyOf": [{"$ref": "#/$defs/Filters"}, {"type": "null"}], "default": None},
+        },
+        "required": ["query"],
+        "additionalProperties": False,
+    }
+    tools = registry()
+    tools.register("fs.search", schema, lambda query, filters=None: {"query": query, "filters": filters})
+    [tool] = tools.export("openai", strict=True)
+    call = {"query": "x", "filters": {"paths": None, "limit": 3}}
+    jsonschema.validate(call, tool["function"]["parameters"])  # as a strict model writes it
+    assert tools.validate("fs.search", call)  # read plainly, the null for paths is an error …
+    assert tools.validate("fs.search", call, nulls_as_absent=True) == []  # … read as absent, none
+    answer = tools.answer(openai_call("fs-search", call), nulls_as_absent=True)
+    assert json.loads(answer["content"]) == {"query": "x", "filters": {"limit": 3}}
+    assert tools.arguments("fs.search", {"query": "x", "filters": None}) == {"query": "x"}
+
+
+def test_a_null_an_optional_property_accepts_itself_is_ambiguous_in_strict_mode():
+    schema = {
+        "type": "object",
+        "properties": {
+            "note": {"type": ["string", "null"]},
+            "tag": {"type": ["string", "null"], "default": None},
+        },
+        "additionalProperties": False,
+    }
+    tools = registry()
+    tools.register("notes.add", schema, lambda note="", tag=None: "ok")
+    with pytest.raises(toolreg.ExportError) as caught:
+        tools.export("openai", strict=True)
+    # Only "note" is ambiguous: "tag" says leaving it out means null.
+    assert caught.value.schema_path == "/properties/note" and "1 blocker" in str(caught.value)
+    [tool] = tools.export("openai", strict=True, omit_unsupported=True)
+    assert "/properties/note: null is read as leaving it out" in tool["function"]["description"]
+    branches = {
+        "type": "object",
+        "properties": {
+            "item": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "properties": {"a": {"type": "string"}},
+                        "additionalProperties": False,
+                    },
+                    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                ]
+            }
+        },
+        "required": ["item"],
+        "additionalProperties": False,
+    }
+    tools.register("items.put", branches, lambda item: "ok")
+    with pytest.raises(
+        toolreg.ExportError, match="optional in one schema that may apply and required in another"
+    ):
+        tools.export("openai", names=["items.put"], strict=True, omit_unsupported=True)
+
+
+SCALARS = [
+    {"type": "string"},
+    {"type": "integer"},
+    {"type": "boolean"},
+    {"type": "string", "format": "date"},
+    {"enum": ["a", "b"]},
+]
+# Built once: Hypothesis checks each new strategy object, and these are drawn from thousands of times.
+NAMES = st.lists(st.sampled_from("abcde"), min_size=1, max_size=4, unique=True)
+FLAGS = st.lists(st.booleans(), min_size=4, max_size=4)
+SCALAR = st.sampled_from(SCALARS)
+KINDS = {
+    True: st.sampled_from(["scalar", "array", "nullable", "object", "model", "optional model", "union"]),
+    False: st.sampled_from(["scalar", "array", "nullable"]),
+}
+
+
+def strict_objects(draw, defs, depth=0):
+    """A closed object schema of the shapes pydantic and hand-written catalogs use: scalars, arrays,
+    nested objects, models by $ref, optional models and values (null by default), unions of objects."""
+    names = draw(NAMES)
+    properties = {name: strict_property(draw, defs, depth) for name in names}
+    required = [name for name, needed in zip(names, draw(FLAGS), strict=False) if needed]
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def strict_property(draw, defs, depth):
+    kind = draw(KINDS[depth < 2])
+    if kind == "scalar":
+        return draw(SCALAR)
+    if kind == "array":
+        items = strict_objects(draw, defs, depth + 1) if depth < 2 and draw(st.booleans()) else draw(SCALAR)
+        return {"type": "array", "items": items}
+    if kind == "nullable":
+        return {"anyOf": [draw(SCALAR), {"type": "null"}], "default": None}
+    if kind == "object":
+        return strict_objects(draw, defs, depth + 1)
+    if kind == "union":
+        return {"anyOf": [strict_objects(draw, defs, depth + 1), strict_objects(draw, defs, depth + 1)]}
+    name = f"M{len(defs)}"
+    defs[name] = None  # the name is taken before the models inside it take theirs
+    defs[name] = strict_objects(draw, defs, depth + 1)
+    ref = {"$ref": f"#/$defs/{name}"}
+    return ref if kind == "model" else {"anyOf": [ref, {"type": "null"}], "default": None}
+
+
+def values_of(schema, defs):
+    """Values valid for one of the schemas above."""
+    if "$ref" in schema:
+        return values_of(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+    if "anyOf" in schema:
+        return st.one_of([values_of(branch, defs) for branch in schema["anyOf"]])
+    if "enum" in schema:
+        return st.sampled_from(schema["enum"])
+    kind = schema["type"]
+    if kind == "object":
+        properties = {name: values_of(item, defs) for name, item in schema["properties"].items()}
+        required = {name: properties[name] for name in schema["required"]}
+        optional = {name: item for name, item in properties.items() if name not in required}
+        return st.fixed_dictionaries(required, optional=optional)
+    if kind == "array":
+        return st.lists(values_of(schema["items"], defs), max_size=2)
+    if schema.get("format") == "date":
+        return st.dates().map(str)
+    return {
+        "string": st.text(max_size=3),
+        "integer": st.integers(),
+        "boolean": st.booleans(),
+        "null": st.none(),
+    }[kind]
+
+
+def as_strict_model_writes(schema, value, defs):
+    """``value`` as a model following the strict form writes it: every optional property it leaves out
+    sent as null, in the branch the value follows."""
+    if "$ref" in schema:
+        return as_strict_model_writes(defs[schema["$ref"].rsplit("/", 1)[1]], value, defs)
+    if "anyOf" in schema:
+        branch = next(b for b in schema["anyOf"] if not toolreg.validate({**b, "$defs": defs}, value))
+        return as_strict_model_writes(branch, value, defs)
+    if isinstance(value, dict):
+        properties = schema["properties"]
+        return {name: as_strict_model_writes(item, value[name], defs) if name in value else None
+                for name, item in properties.items()}  # fmt: skip
+    if isinstance(value, list):
+        return [as_strict_model_writes(schema["items"], item, defs) for item in value]
+    return value
+
+
+def echo(**arguments):
+    return arguments
+
+
+def openai_call(name, arguments):
+    return {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+
+
+@given(st.data())
+def test_a_call_as_a_strict_model_writes_it_is_answered_as_the_call_itself(data):
+    # Validators answer with the reference walk, as a registry's do for a tool's first calls: hundreds
+    # of throwaway tools have no use for generated code.
+    with unittest.mock.patch.object(toolreg._jsonschema.validator, "WALKED_VALUES", 10**9):
+        strict_round_trip(data)
+
+
+def strict_round_trip(data):
+    defs = {}
+    schema = strict_objects(data.draw, defs)
+    if defs:
+        schema["$defs"] = defs
+    tools = registry()
+    tools.register("any.tool", schema, echo)
+    try:
+        [tool] = tools.export("openai", strict=True)
+    except toolreg.ExportError as refused:
+        assume("optional in one schema that may apply and required in another" in str(refused))
+        return  # only unions that name one property both ways are refused
+    strict = tool["function"]["parameters"]
+    call = data.draw(values_of(schema, defs))
+    assert tools.validate("any.tool", call) == []
+    written = as_strict_model_writes(schema, call, defs)
+    jsonschema.Draft202012Validator(strict).validate(written)  # what strict decoding lets through
+
+    def answered(arguments, **options):
+        return json.loads(tools.answer(openai_call("any-tool", arguments), **options)["content"])
+
+    read_back = answered(written, nulls_as_absent=True)
+    assert read_back == answered(call, nulls_as_absent=True) == tools.arguments("any.tool", call)
+    # Read plainly, a call holding no null for an optional property is the same answer again (a null
+    # given for an optional property that accepts null means, by its default, what leaving it out does).
+    if tools.arguments("any.tool", call) == call:
+        assert read_back == answered(call) == call
+
+
 # -- the layers stay apart -------------------------------------------------------------------------
 
 PACKAGE = Path(toolreg.__file__).parent
@@ -702,6 +953,153 @@ def test_what_cannot_be_left_out_is_still_a_blocker():
             tools.export("openai", names=[name], strict=True, omit_unsupported=True)
     with pytest.raises(toolreg.ExportError, match="goes with strict=True"):
         tools.export("openai", names=["t.a"], omit_unsupported=True)
+
+
+def test_a_discriminated_union_is_sent_as_any_of_and_read_back():
+    cat = {
+        "type": "object",
+        "properties": {"kind": {"const": "cat"}, "meows": {"type": "integer"}},
+        "required": ["kind"],
+    }
+    dog = {
+        "type": "object",
+        "properties": {"kind": {"const": "dog"}, "barks": {"type": "boolean"}},
+        "required": ["kind"],
+    }
+    schema = {
+        "type": "object",
+        "$defs": {"Cat": cat, "Dog": dog},
+        "properties": {
+            "pet": {
+                "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+                "discriminator": {"propertyName": "kind"},
+            }
+        },
+        "required": ["pet"],
+        "additionalProperties": False,
+    }
+    tools = registry()
+    tools.register("pets.adopt", schema, lambda pet: pet)
+    with pytest.raises(toolreg.ExportError) as caught:
+        tools.export("openai", strict=True)
+    assert "1 blocker" in str(caught.value) and caught.value.schema_path == "/properties/pet/oneOf"
+    [tool] = tools.export("openai", strict=True, omit_unsupported=True)
+    pet = tool["function"]["parameters"]["properties"]["pet"]
+    assert pet == {"anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}  # never left with no schema
+    assert (
+        tool["function"]["description"]
+        == "Not expressible in strict mode: /properties/pet: oneOf written as anyOf"
+    )
+    answer = tools.answer(
+        openai_call("pets-adopt", {"pet": {"kind": "dog", "barks": None}}), nulls_as_absent=True
+    )
+    assert json.loads(answer["content"]) == {"kind": "dog"}
+
+
+def typeless_or_emptied(converted, original, root, here=""):
+    """Each place of a strict form with no type, or an object closed with no property where the
+    original named none and was open to any (a map emptied)."""
+    found = []
+    if not isinstance(converted, dict):
+        return [here]
+    if here and not {"type", "anyOf", "$ref", "enum", "const"} & converted.keys():
+        found.append(here)
+    closed_empty = converted.get("additionalProperties") is False and not converted.get("properties")
+    open_before = not isinstance(original, dict) or (
+        original.get("additionalProperties", True) is not False and not original.get("properties")
+    )
+    if here and closed_empty and open_before:
+        found.append(here)
+    for keyword in ("properties", "$defs", "definitions"):
+        for key, item in converted.get(keyword, {}).items():
+            below = original.get(keyword, {}).get(key) if isinstance(original, dict) else None
+            found += typeless_or_emptied(item, below, root, f"{here}/{keyword}/{key}")
+    for keyword in ("anyOf",):
+        branches = (
+            (original.get("anyOf") or original.get("oneOf") or []) if isinstance(original, dict) else []
+        )
+        for index, item in enumerate(converted.get(keyword, [])):
+            below = branches[index] if index < len(branches) else None
+            found += typeless_or_emptied(item, below, root, f"{here}/{keyword}/{index}")
+    if "items" in converted:
+        found += typeless_or_emptied(converted["items"], (original or {}).get("items"), root, f"{here}/items")
+    return found
+
+
+LOOSE_KINDS = st.sampled_from(
+    [
+        "scalar",
+        "constrained",
+        "odd format",
+        "typeless",
+        "map",
+        "open object",
+        "object",
+        "one of",
+        "all of",
+        "false",
+    ]
+)
+
+
+def loose_objects(draw, depth=0):
+    """An object schema of what catalogs write and strict mode cannot all take: constraints it lacks,
+    formats it refuses, typeless values, maps, open objects, oneOf and allOf unions, false."""
+    names = draw(NAMES)
+    properties = {name: loose_property(draw, depth) for name in names}
+    required = [name for name, needed in zip(names, draw(FLAGS), strict=False) if needed]
+    return {"type": "object", "properties": properties, "required": required}
+
+
+def loose_property(draw, depth):
+    kind = draw(LOOSE_KINDS) if depth < 2 else "scalar"
+    nested = {
+        "scalar": lambda: draw(SCALAR),
+        "constrained": lambda: {"type": "string", "minLength": 1, "maxLength": 9},
+        "odd format": lambda: {"type": "string", "format": "uri"},
+        "typeless": lambda: {"description": "anything"},
+        "map": lambda: {"type": "object", "additionalProperties": {"type": "string"}},
+        "open object": lambda: {"type": "object"},
+        "object": lambda: loose_objects(draw, depth + 1),
+        "one of": lambda: {"oneOf": [loose_objects(draw, depth + 1), loose_objects(draw, depth + 1)]},
+        "all of": lambda: {"allOf": [{"type": "string"}, {"minLength": 1}]},
+        "false": lambda: False,
+    }
+    return nested[kind]()
+
+
+@given(st.data())
+def test_what_a_strict_export_leaves_out_it_leaves_out_soundly(data):
+    schema = loose_objects(data.draw)
+    tools = registry()
+    tools.register("any.tool", schema, echo)
+    try:
+        [tool] = tools.export("openai", strict=True, omit_unsupported=True)
+    except toolreg.ExportError as refused:
+        # Only what cannot be left out soundly: a required property strict mode cannot express.
+        assert "blocker" in str(refused) and refused.schema_path.startswith("/properties/")
+        return
+    parameters = tool["function"]["parameters"]
+    # A property whose optional wrapper made it nullable is read through the wrapper's first branch.
+    assert typeless_or_emptied(unwrapped(parameters), schema, schema) == []
+    jsonschema.Draft202012Validator.check_schema(parameters)
+
+
+def unwrapped(schema):
+    """The strict form without the nullable wrappers of optional properties."""
+    if isinstance(schema, list):
+        return [unwrapped(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    branches = schema.get("anyOf")
+    if (
+        isinstance(branches, list)
+        and len(branches) == 2
+        and branches[1] == {"type": "null"}
+        and len(schema) == 1
+    ):
+        return unwrapped(branches[0])
+    return {key: unwrapped(value) for key, value in schema.items()}
 
 
 def test_closed_objects_pass_through_a_strict_export_as_written():

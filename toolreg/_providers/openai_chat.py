@@ -26,7 +26,8 @@ def parameters(record: ToolRecord, strict: bool, omit_unsupported: bool) -> tupl
     converted, omitted = strict_form(schema, record.name, omit=omit_unsupported)
     if omitted:
         # The model should know the rules it cannot see: toolreg still checks them when the call comes in.
-        description += "\nNot expressible in strict mode: " + "; ".join(omitted)
+        listed = "Not expressible in strict mode: " + "; ".join(omitted)
+        description = f"{description}\n{listed}" if description else listed
     return converted, description
 
 

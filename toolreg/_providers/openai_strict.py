@@ -127,7 +127,8 @@ def _strict(schema: Any, location: _Location, depth: int, walk: _Conversion) -> 
     if depth > _STRICT_MAX_DEPTH:
         walk.block(location, f"OpenAI strict mode allows {_STRICT_MAX_DEPTH} levels of nesting")
         return {}
-    schema = _merged(schema, location, walk)
+    schema = _merged(schema)
+    before = len(walk.blockers)
     converted: dict[str, Any] = {}
     for keyword, value in schema.items():
         here = location + (keyword,)
@@ -161,12 +162,13 @@ def _strict(schema: Any, location: _Location, depth: int, walk: _Conversion) -> 
             converted[keyword] = copy.deepcopy(value)
     if "properties" in schema or "object" in _types(schema) or not location:
         _closed_object(schema, converted, location, depth, walk)
-    if not any(keyword in converted for keyword in _TYPED_BY):
+    if not any(keyword in converted for keyword in _TYPED_BY) and len(walk.blockers) == before:
+        # (A keyword blocked above may be what typed it: that blocker says enough.)
         walk.block(location, "OpenAI strict mode needs a type for every schema, and this one has none")
     return converted
 
 
-def _merged(schema: dict[str, Any], location: _Location, walk: _Conversion) -> dict[str, Any]:
+def _merged(schema: dict[str, Any]) -> dict[str, Any]:
     """An ``allOf`` of one branch (as pydantic wrote a described ``$ref``) merged into its schema, when
     they share no keyword: the same schema, which strict mode can take."""
     branches = schema.get("allOf")
