@@ -1,5 +1,6 @@
 """toolreg among the providers: exports, reversible names, catalog import, model-ready errors, the CLI."""
 
+import asyncio
 import json
 import os
 import re
@@ -128,6 +129,56 @@ def test_openai_anthropic_and_gemini_exports(registry):
         "description": "Fetch a page",
         "parametersJsonSchema": {"type": "object"},
     }
+
+
+def test_the_openai_responses_export_is_flat(registry):
+    [tool] = registry.export("openai-responses", names=["fs.read_file"])
+    assert tool == {
+        "type": "function",
+        "name": "fs-read_file",
+        "description": "Read a file",
+        "parameters": SCHEMA,
+        "strict": False,
+    }
+    [strict] = registry.export("openai-responses", names=["fs.delete"], strict=True)
+    [chat] = registry.export("openai", names=["fs.delete"], strict=True)
+    assert strict["strict"] is True and strict["parameters"] == chat["function"]["parameters"]
+
+
+def test_every_entry_point_takes_the_same_providers_and_refuses_others_alike(registry):
+    providers = list(PROVIDERS)
+    assert providers == ["openai", "openai-responses", "anthropic", "gemini", "mcp"]
+    for provider in providers:
+        assert len(registry.export(provider)) == 3
+        assert (
+            registry.lookup(PROVIDERS[provider].names.form("fs.read_file"), provider).name == "fs.read_file"
+        )
+    refusals = [
+        lambda: registry.export("cohere"),
+        lambda: registry.answer({"name": "fs.read_file"}, provider="cohere"),
+        lambda: asyncio.run(registry.aanswer({"name": "fs.read_file"}, provider="cohere")),
+        lambda: registry.lookup("fs-read_file", "cohere"),
+    ]
+    for refused in refusals:
+        with pytest.raises(toolreg.UnknownProviderError) as caught:
+            refused()
+        assert caught.value.known == tuple(providers)
+    assert (
+        main(["export", "x.json", "--to", "openai-responses"]) == 2
+    )  # a known provider: the file is missing
+    with pytest.raises(SystemExit):
+        main(["export", "x.json", "--to", "cohere"])
+
+
+def test_an_export_error_with_one_blocker_names_its_pointer_once():
+    tools = toolreg.ToolRegistry()
+    tools.register(
+        "t.x", {"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}}, handler
+    )
+    with pytest.raises(toolreg.ExportError) as caught:
+        tools.export("openai", strict=True)
+    assert str(caught.value).count("/properties/a/minLength") == 1
+    assert caught.value.schema_path == "/properties/a/minLength"
 
 
 def test_a_subset_keeps_registration_order_and_names_must_exist(registry):
