@@ -459,6 +459,20 @@ def test_mcp_results_carry_structured_content_and_its_text():
     assert "structuredContent" not in tools.answer({"name": "calc.say"})
 
 
+def test_mcp_error_results_keep_the_errors_out_of_structured_content():
+    tools = registry()
+    output_schema = {"type": "object", "properties": {"sum": {"type": "integer"}}, "required": ["sum"]}
+    tools.register("calc.add", SCHEMA, lambda path, **rest: {"sum": "three"}, output_schema=output_schema)
+    for arguments in ({"path": 3}, {"path": "a"}):  # bad arguments, then a result that breaks its schema
+        answer = tools.answer({"name": "calc.add", "arguments": arguments})
+        # structuredContent must fit the output schema: clients check it even on errors.
+        assert answer["isError"] is True and "structuredContent" not in answer
+        assert answer["_meta"]["toolreg/errors"][0]["path"] in ("/path", "/sum")
+        assert answer["content"][0]["text"].count("\n- at /") == 1
+    failed = tools.answer({"name": "calc.nope", "arguments": {}})
+    assert failed["isError"] is True and set(failed) == {"content", "isError"}
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
@@ -870,6 +884,37 @@ PACKAGE = Path(toolreg.__file__).parent
 # the feedback written from its errors.
 PURE_MODULES = sorted(PACKAGE.glob("_jsonschema/*.py")) + [PACKAGE / "_feedback.py"]
 IMPURE = {"time", "asyncio", "threading", "concurrent", "os", "io", "socket", "random", "datetime", "pathlib"}
+
+
+def imports_of(module):
+    """The toolreg modules ``module`` imports (by their path under the package), at any place in it."""
+    found = set()
+    package = module.parent.relative_to(PACKAGE).parts
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[: len(package) - node.level + 1]
+            if node.module:  # from ..module import name
+                found.add("/".join((*base, *node.module.split("."))))
+            else:  # from . import module
+                found.update("/".join((*base, alias.name)) for alias in node.names)
+    return found
+
+
+REGISTRY_LAYER = ["_registry.py", "_signatures.py", "_pydantic.py", "_feedback.py", "_errors.py", "_bfcl.py"]
+
+
+@pytest.mark.parametrize("name", REGISTRY_LAYER)
+def test_the_registry_layer_knows_nothing_of_calling_or_providers(name):
+    imported = imports_of(PACKAGE / name)
+    assert not {module for module in imported if module.startswith(("_calls", "_providers", "_toolregistry"))}
+
+
+@pytest.mark.parametrize("module", sorted(PACKAGE.glob("_providers/*.py")) + [PACKAGE / "_calls.py"])
+def test_the_calling_layer_and_the_providers_never_import_the_public_registry(module):
+    imported = imports_of(module)
+    assert not {name for name in imported if name.startswith(("_toolregistry", "_cli"))}
+    if module.name == "_calls.py":
+        assert not {name for name in imported if name.startswith("_providers")}
 
 
 @pytest.mark.parametrize("module", PURE_MODULES, ids=lambda path: path.stem)

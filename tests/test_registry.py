@@ -1,5 +1,8 @@
 """The registry's rules: names, duplicates, arguments, snapshots, validation by name."""
 
+import sys
+import threading
+
 import pytest
 
 import toolreg
@@ -238,3 +241,65 @@ def test_a_tool_called_a_few_times_never_generates_code(monkeypatch):
     large = toolreg.compile({"type": "array", "items": {"type": "integer"}})
     assert large.validate(list(range(1000))) == [] and large._fast is None
     assert large.validate(list(range(1000))) == [] and large._fast is not None
+
+
+def test_every_change_bumps_the_version_and_reaches_each_subscriber():
+    registry = toolreg.ToolRegistry()
+    heard, seen_names = [], []
+
+    def listener(version):
+        heard.append(version)
+        seen_names.append(registry.names())  # the change is whole, and the lock free, when it is heard
+
+    stop = registry.subscribe(listener)
+    assert registry.version == 0
+    registry.register("fs.read", SCHEMA, handler)
+    registry.register("fs.read", SCHEMA, handler, override=True)
+    with pytest.raises(toolreg.DuplicateToolError):
+        registry.register("fs.read", SCHEMA, handler)  # refused: no change, no word of one
+    report = toolreg.import_mcp(registry, [{"name": "a"}, {"name": "b"}], lambda tool: handler)
+    registry.unregister("a")
+    assert report.ok and heard == [1, 2, 3, 4, 5] and registry.version == 5
+    assert seen_names[-1] == ["fs.read", "b"]
+    stop()
+    stop()  # twice is harmless
+    registry.unregister("b")
+    assert heard == [1, 2, 3, 4, 5] and registry.version == 6
+
+
+def test_a_subscriber_that_raises_or_writes_changes_nothing_it_should_not(monkeypatch):
+    unraisable = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    registry = toolreg.ToolRegistry()
+    registry.subscribe(lambda version: 1 / 0)
+    writes = []
+
+    def writer(version):
+        if "fs.log" not in registry:  # a subscriber may itself change the registry: the lock is free
+            writes.append(version)
+            registry.register("fs.log", SCHEMA, handler)
+
+    registry.subscribe(writer)
+    registry.register("fs.read", SCHEMA, handler)
+    assert registry.names() == ["fs.read", "fs.log"] and writes == [1] and registry.version == 2
+    # The ZeroDivisionError went where Python sends errors no one can catch, once for each change.
+    assert [type(report.exc_value) for report in unraisable] == [ZeroDivisionError, ZeroDivisionError]
+    with pytest.raises(toolreg.InvalidToolError, match="callable"):
+        registry.subscribe("not a function")
+
+
+def test_version_counts_every_change_made_from_many_threads():
+    registry = toolreg.ToolRegistry()
+    heard = []
+    registry.subscribe(heard.append)
+
+    def register_many(thread):
+        for index in range(50):
+            registry.register(f"t{thread}.n{index}", SCHEMA, handler)
+
+    threads = [threading.Thread(target=register_many, args=(thread,)) for thread in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert registry.version == 200 and sorted(heard) == list(range(1, 201))
