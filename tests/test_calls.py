@@ -594,6 +594,8 @@ def test_an_integer_too_long_to_read_or_write_is_reported_never_raised():
     assert "not JSON" in made.text and "too long to write" in repr(made)
     failed = tools.call("num.deep", {})
     assert "step='output'" in repr(failed) and "errors=<1 at /rows/1>" in repr(failed)
+    tools.register("num.raise", {"type": "object"}, raising(ValueError(10**5000)))
+    assert tools.call("num.raise", {}, with_traceback=True).message.endswith("cannot be written)")
 
 
 def test_an_output_that_is_not_json_is_the_tool_fault_naming_where():
@@ -987,11 +989,13 @@ def test_what_cannot_be_left_out_is_still_a_blocker():
         "t.c", {"type": "object", "properties": {"env": map_of_strings}, "required": ["env"]}, Counter()
     )
     tools.register("t.d", {"type": "object", "properties": {"x": {}}, "required": ["x"]}, Counter())
+    tools.register("t.e", {"oneOf": [{"type": "object", "properties": {"x": {"type": "string"}}}]}, Counter())
     blockers = {
         "t.a": "anyOf at the root",
         "t.b": "no 'false' schema",
         "t.c": "closing would empty",
         "t.d": "has none",
+        "t.e": "oneOf at the root",
     }
     for name, words in blockers.items():
         with pytest.raises(toolreg.ExportError, match=words):

@@ -143,11 +143,6 @@ class Workers:
         self._live = 0
         self._idle: list[_Worker] = []
 
-    @property
-    def live(self) -> int:
-        """How many threads exist now, busy or idle."""
-        return self._live
-
     def start(self, job: Callable[[], None]) -> bool:
         """Run ``job`` (which must not raise) in a thread, or return False when every thread is busy."""
         with self._lock:
@@ -526,11 +521,14 @@ def _busy(tool: str, shown: str, most: int, attempts: int) -> CallResult:
 def _handler_failure(
     tool: str, shown: str, error: BaseException, attempts: int, with_trace: bool
 ) -> CallResult:
-    # One line: the lines of a long message (pydantic writes several) joined, none forged.
-    said = printable("; ".join(line.strip() for line in str(error).splitlines() if line.strip()))[:500]
     kind = type(error).__name__
+    try:
+        text, trace = str(error), "".join(traceback.format_exception(error)) if with_trace else None
+    except Exception:  # a message that cannot be written (an integer past Python's digit limit …)
+        text, trace = "(its message cannot be written)", None
+    # One line: the lines of a long message (pydantic writes several) joined, none forged.
+    said = printable("; ".join(line.strip() for line in text.splitlines() if line.strip()))[:500]
     message = f"The tool {shown} failed: {kind}: {said}" if said else f"The tool {shown} failed: {kind}"
-    trace = "".join(traceback.format_exception(error)) if with_trace else None
     return _failure(tool, "handler", message, attempts=attempts, trace=trace)
 
 

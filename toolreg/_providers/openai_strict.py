@@ -97,8 +97,9 @@ def strict_form(schema: Any, name: str, *, omit: bool) -> tuple[dict[str, Any], 
     cannot be expressed, an ``anyOf`` at the root, nesting past 10 levels.
     """
     walk = _Conversion(schema, omit)
-    if isinstance(schema, dict) and "anyOf" in schema:
-        walk.block(("anyOf",), "OpenAI strict mode forbids anyOf at the root")
+    for union in ("anyOf", "oneOf") if isinstance(schema, dict) else ():
+        if union in schema:  # (a oneOf would be written as an anyOf)
+            walk.block((union,), f"OpenAI strict mode forbids {union} at the root")
     converted: dict[str, Any] = _strict(schema, (), 0, walk)
     for location, reason in _ambiguities(schema, walk.removed):
         if omit and reason.endswith(_NO_DEFAULT):
