@@ -4,6 +4,8 @@ provider's call in and result message out, and strict-mode calls with nulls."""
 import ast
 import asyncio
 import json
+import subprocess
+import sys
 import threading
 import time
 import unittest.mock
@@ -221,6 +223,20 @@ def test_a_fast_tool_runs_after_blocking_handlers_timed_out():
         release.set()
     assert {result.step for result in timed_out} == {"timeout"}
     assert (fast.ok, fast.output) == (True, "fast")
+
+
+def test_an_abandoned_handler_does_not_hold_the_process_open_at_exit():
+    # A stdio server must end with its client, whatever its abandoned handlers still do.
+    script = (
+        "import asyncio, time, toolreg\n"
+        "tools = toolreg.ToolRegistry()\n"
+        "tools.register('slow.op', {'type': 'object'}, lambda **a: time.sleep(600), timeout_ms=10)\n"
+        "print(asyncio.run(tools.acall('slow.op', {})).step, tools.call('slow.op', {}).step)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == ["timeout", "timeout"]
 
 
 def test_max_threads_is_checked():
