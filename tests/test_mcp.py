@@ -261,8 +261,7 @@ def test_a_field_the_version_refuses_costs_that_tool_its_field_not_the_listing()
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-def test_a_call_that_changes_the_registry_is_announced_at_once_not_at_the_next_look(monkeypatch, mode):
-    monkeypatch.setattr(toolreg.mcp, "POLL_SECONDS", 3600)
+def test_a_call_that_changes_the_registry_is_announced_at_once(mode):
     registry = toolreg.ToolRegistry()
 
     def add(**arguments):
@@ -292,8 +291,8 @@ def test_a_call_that_changes_the_registry_is_announced_at_once_not_at_the_next_l
     assert heard[-1] in ("ToolListChangedNotification", "ToolsListChanged")
 
 
-def test_sync_handlers_run_at_most_call_threads_at_once():
-    registry, running, most = toolreg.ToolRegistry(), [], []
+def test_sync_handlers_run_in_the_registrys_bounded_pool_and_a_full_pool_is_an_error_result():
+    registry, running, most = toolreg.ToolRegistry(max_threads=4), [], []
     lock = threading.Lock()
 
     def crowd():
@@ -306,14 +305,21 @@ def test_sync_handlers_run_at_most_call_threads_at_once():
         return "done"
 
     registry.register("a.crowd", {"type": "object", "additionalProperties": False}, crowd)
+    results = []
+
+    async def call(client):
+        results.append(await client.call_tool("a.crowd", {}))
 
     async def scenario():
         async with Client(server(registry), mode="legacy") as client, anyio.create_task_group() as tasks:
-            for _ in range(toolreg.mcp.CALL_THREADS + 5):
-                tasks.start_soon(client.call_tool, "a.crowd", {})
+            for _ in range(9):
+                tasks.start_soon(call, client)
 
     anyio.run(scenario)
-    assert len(most) == toolreg.mcp.CALL_THREADS + 5 and max(most) == toolreg.mcp.CALL_THREADS
+    assert max(most) == 4
+    refused = [result for result in results if result.is_error]
+    assert len(results) == 9 and len(refused) == 9 - len(most)
+    assert all("threads for tools are busy" in result.content[0].text for result in refused)
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import inspect
 import logging
 import socket
 import sys
-import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Literal, NoReturn
 
@@ -53,10 +51,6 @@ Transport = Literal["stdio", "streamable-http"]
 # How many tools one tools/list page holds: more than most servers have, so most clients, which may
 # not follow cursors, see every tool at once, while a page of a large registry stays a bounded message.
 PAGE_SIZE = 200
-# How often a connection looks for changes made outside its own calls (another thread registering).
-POLL_SECONDS = 0.5
-# How many sync handlers one server runs at once, as anyio's own worker threads: more calls wait.
-CALL_THREADS = 40
 # The fields of an MCP tool that register's own arguments set: all a listing keeps of a tool whose
 # other fields (meta from an import: icons, _meta...) the negotiated protocol version refuses.
 _MODELLED = ("name", "title", "description", "inputSchema", "outputSchema")
@@ -89,9 +83,9 @@ def server(
     output schema (any JSON value on 2026-07-28, an object before); a failure, an unknown tool among
     them (with the nearest names), as ``isError`` with its text, which the model reads to correct
     itself, and no ``structuredContent`` (clients check that against the output schema even on errors).
-    A handler never runs on arguments its schema refuses. A sync handler runs in a daemon thread
-    (CALL_THREADS at once; more calls wait their turn), so one abandoned past its time budget never
-    keeps the process alive after its client has left.
+    A handler never runs on arguments its schema refuses. A sync handler runs in the registry's own
+    pool of daemon threads (``max_threads`` at once; a call finding them all busy is answered so), so
+    one abandoned past its time budget never keeps the process alive after its client has left.
 
     Changes to the registry while a client is connected (a registration, an unregistration, an
     import) reach it as ``notifications/tools/list_changed``: on the connection before 2026-07-28,
@@ -180,10 +174,8 @@ class _RegistryServer(Server[Any]):
             raise InvalidCallError(f"page_size must be a positive int, not {page_size!r}")
         self.registry = registry
         self._page_size = page_size
-        # Each protocol version's listing, kept until the registry changes.
-        self._listings: dict[str, tuple[tuple[ToolRecord, ...], list[mcp_types.Tool]]] = {}
-        self._watchers = _Watchers()
-        self._threads = anyio.CapacityLimiter(CALL_THREADS)
+        # Each protocol version's listing, kept with the registry's version it was made at.
+        self._listings: dict[str, tuple[int, list[mcp_types.Tool]]] = {}
         super().__init__(
             name,
             version=version,
@@ -227,13 +219,13 @@ class _RegistryServer(Server[Any]):
         return mcp_types.ListToolsResult(tools=page, next_cursor=page[-1].name if more else None)
 
     def _listing(self, version: str) -> list[mcp_types.Tool]:
-        records = _fingerprint(self.registry)  # before the export: a change between them lists again
+        made_at = self.registry.version  # read before the export: a change between them lists again
         kept = self._listings.get(version)
-        if kept is not None and _same(kept[0], records):
+        if kept is not None and kept[0] == made_at:
             return kept[1]
         tools = [_wire_tool(tool, version) for tool in self.registry.export("mcp")]
         listing = [tool for tool in tools if tool is not None]
-        self._listings[version] = (records, listing)
+        self._listings[version] = (made_at, listing)
         return listing
 
     async def _call_tool(
@@ -244,12 +236,7 @@ class _RegistryServer(Server[Any]):
             record: ToolRecord | None = self.registry.get(params.name)
         except UnknownToolError:
             record = None  # the call path answers with the nearest names
-        if record is not None and not inspect.iscoroutinefunction(record.handler):
-            async with self._threads:
-                result = await _in_daemon_thread(self.registry.call, params.name, arguments)
-        else:
-            result = await self.registry.acall(params.name, arguments)
-        self._watchers.wake()  # the tool may have changed the registry: look now, not at the next tick
+        result = await self.registry.acall(params.name, arguments)
         structured = record is not None and _listed_output_schema(record.output_schema, ctx.protocol_version)
         return _call_tool_result(result, structured=structured)
 
@@ -258,7 +245,7 @@ class _RegistryServer(Server[Any]):
     ) -> None:
         # Before 2026-07-28: from the client's notifications/initialized for as long as the connection
         # lasts (the SDK cancels this handler when the client leaves).
-        async for _ in _changes(self.registry, self._watchers):
+        async for _ in _changes(self.registry):
             await ctx.session.send_tool_list_changed()
 
     async def _listen(
@@ -268,7 +255,7 @@ class _RegistryServer(Server[Any]):
         bus = InMemorySubscriptionBus()
 
         async def publish() -> None:
-            async for _ in _changes(self.registry, self._watchers):
+            async for _ in _changes(self.registry):
                 await bus.publish(ToolsListChanged())
 
         async with anyio.create_task_group() as tasks:
@@ -328,86 +315,25 @@ def _call_tool_result(result: CallResult, *, structured: bool) -> mcp_types.Call
     return mcp_types.CallToolResult(content=content)
 
 
-async def _in_daemon_thread(function: Callable[..., CallResult], *args: Any) -> CallResult:
-    """``function(*args)`` in a daemon thread. The event loop's own worker threads are joined when the
-    loop closes, so a handler abandoned past its time budget would keep a stdio server running
-    after its client had left, until the handler returned."""
+async def _changes(registry: ToolRegistry) -> AsyncIterator[None]:
+    """Yield after each change of the registry's tools (a registration, a removal, an import), made
+    in any thread; several changes made while one is being announced are announced once."""
     loop = asyncio.get_running_loop()
-    future: asyncio.Future[CallResult] = loop.create_future()
+    changed = asyncio.Event()
 
-    def settle(value: CallResult | BaseException) -> None:
-        if future.done():  # the request was cancelled
-            return
-        if isinstance(value, BaseException):
-            future.set_exception(value)
-        else:
-            future.set_result(value)
+    def note(version: int) -> None:
+        # Called in the thread that made the change; the event belongs to this loop.
+        with contextlib.suppress(RuntimeError):  # the loop has closed: no one listens any more
+            loop.call_soon_threadsafe(changed.set)
 
-    def run() -> None:
-        value: CallResult | BaseException
-        try:
-            value = function(*args)
-        except BaseException as error:  # the call path returns every failure; this is a bug, surfaced
-            value = error if isinstance(error, Exception) else RuntimeError(f"the call raised {error!r}")
-        with contextlib.suppress(RuntimeError):  # the loop has closed: no one waits any more
-            loop.call_soon_threadsafe(settle, value)
-
-    threading.Thread(target=run, name="toolreg-mcp-call", daemon=True).start()
-    return await future
-
-
-# -- the registry's changes -----------------------------------------------------------------------------
-
-
-class _Watchers:
-    """Wakes every connection's watcher of one server at once, when a call may have changed the registry."""
-
-    def __init__(self) -> None:
-        self._events: set[anyio.Event] = set()
-
-    def wake(self) -> None:
-        for event in list(self._events):
-            event.set()
-
-    async def wait(self, seconds: float) -> None:
-        event = anyio.Event()
-        self._events.add(event)
-        try:
-            with anyio.move_on_after(seconds):
-                await event.wait()
-        finally:
-            self._events.discard(event)
-
-
-async def _changes(registry: ToolRegistry, watchers: _Watchers) -> AsyncIterator[None]:
-    """Yield each time the registry's tools change: a registration, an unregistration, an import.
-
-    ToolRegistry has no public change signal yet, so this compares the registry's fingerprint (its
-    records, in order: a registration makes a new one) when a call may have changed it and every
-    POLL_SECONDS, for changes made elsewhere. When the registry has a signal, this function and
-    ``_fingerprint`` (which also keys the listings kept) are the one place to use it: a version
-    counter is the fingerprint, and ``subscribe`` wakes this loop instead of the timer.
-    """
-    seen = _fingerprint(registry)
-    while True:
-        await watchers.wait(POLL_SECONDS)
-        now = _fingerprint(registry)
-        if not _same(now, seen):
-            seen = now
+    unsubscribe = registry.subscribe(note)
+    try:
+        while True:
+            await changed.wait()
+            changed.clear()
             yield
-
-
-def _fingerprint(registry: ToolRegistry) -> tuple[ToolRecord, ...]:
-    """The registry's records, in order; equal fingerprints (by :func:`_same`) mean the same tools."""
-    records = []
-    for name in registry.names():
-        with contextlib.suppress(UnknownToolError):  # unregistered meanwhile
-            records.append(registry.get(name))
-    return tuple(records)
-
-
-def _same(before: tuple[ToolRecord, ...], after: tuple[ToolRecord, ...]) -> bool:
-    return len(before) == len(after) and all(old is new for old, new in zip(before, after, strict=True))
+    finally:
+        unsubscribe()
 
 
 # -- guarding a client session ----------------------------------------------------------------------------
