@@ -1,7 +1,10 @@
 """Hostile input that once crashed or stalled a validator, each kept as its reproducer."""
 
 import json
+import subprocess
+import sys
 import tracemalloc
+from pathlib import Path
 
 import pytest
 import re2
@@ -673,3 +676,56 @@ def test_documents_must_be_given_as_uris_to_schemas():
     validator = toolreg.compile({"$ref": "a.json"}, documents={"a.json": shared})
     shared["type"] = "string"
     assert validator.is_valid(1) and not validator.is_valid("1")
+
+
+# -- Work the budget counts: each reproducer in a child process, under a memory cap ---------------
+
+ROOT = Path(__file__).resolve().parent.parent
+# Each took seconds and hundreds of megabytes; now each path answers within a second or so and
+# 200 MB (the cap). Timing is not asserted: the timeout only catches a hang, at many times that.
+CHILD_TIMEOUT = 60
+
+
+def answered_everywhere(errors):
+    paths = ("first call", "reference", "fast path")
+    return {
+        **dict.fromkeys(paths, errors),
+        "is_valid, first call": not errors,
+        "is_valid, fast path": not errors,
+    }
+
+
+HOSTILE_CASES = {
+    "one_nan_in_nine_megabytes": answered_everywhere([["/1500000", "json"]]),
+}
+
+
+@pytest.fixture(scope="module")
+def children():
+    """Every case's child, started at once so that they share the machine's cores."""
+    started = {
+        name: subprocess.Popen(
+            [sys.executable, "-m", "tests.hostile_cases", name],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for name in HOSTILE_CASES
+    }  # fmt: skip
+    yield started
+    for child in started.values():
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", HOSTILE_CASES)
+def test_work_past_the_budget_is_answered_in_bounded_time_and_memory(children, name):
+    child = children[name]
+    try:
+        out, err = child.communicate(timeout=CHILD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        pytest.fail(f"{name} did not finish within {CHILD_TIMEOUT} s")
+    assert child.returncode == 0, err[-3000:]
+    report = json.loads(out)
+    assert report["answers"] == HOSTILE_CASES[name], report["seconds"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -193,8 +194,9 @@ def plain_copy(value: Any) -> Any:
     return {str.__str__(key): plain_copy(item) for key, item in dict.items(value)}
 
 
-# Where a value stands, as a chain back to the root: (parent, token, depth); the root is None.
-# Each child adds one small link, so a walk costs memory in the size of the value, never size times depth.
+# Where a container stands, as a chain back to the root: (parent, token, depth); the root is None.
+# Only containers get a link, so a walk costs memory in the number of containers open along one
+# path, never the size of the value times its depth.
 _Place = tuple[Any, str | int, int] | None
 
 
@@ -224,47 +226,63 @@ def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], 
     (no ``OrderedDict``, no ``IntEnum``). It reads containers with the built-in types' own methods.
 
     The keyword is ``json``, or ``depth`` for a container nested deeper than ``max_depth``
-    levels, which is not entered. The walk keeps its own stack, so depth costs memory rather
-    than Python frames, and a container met again on its own path is reported as a cycle.
+    levels, which is not entered. The walk keeps its own stack of the containers it is inside,
+    each read one child at a time, so depth costs memory rather than Python frames and a flat
+    array of a million numbers costs no copy of it; a container met again on its own path is
+    reported as a cycle.
     """
     problems: list[Problem] = []
     values, exact = 0, True
+    # The containers the walk is inside: each one's place, how deep its children sit, their
+    # iterator, whether it is an object, and its id (met again while open, it contains itself).
+    inside: list[tuple[_Place, int, Iterator[tuple[Any, object]], bool, int]] = []
     open_containers: set[int] = set()
-    # Entries are (place, value, closing): closing marks the point where a container is left.
-    stack: list[tuple[_Place, object, bool]] = [(None, value, False)]
-    while stack:
-        place, item, closing = stack.pop()
-        if closing:
-            open_containers.discard(id(item))
-            continue
+    parent: _Place = None
+    token: Any = ""
+    depth, item = 0, value
+    while True:
         values += 1
-        exact = exact and type(item) in _EXACT
-        depth = 0 if place is None else place[2]
-        if isinstance(item, (list, dict)):
+        kind = type(item)
+        if kind not in _EXACT:
+            exact = False
+        if kind is str or kind is int or kind is bool or item is None:
+            pass  # the common scalars, in one test each
+        elif isinstance(item, (list, dict)):
+            place = None if depth == 0 else (parent, token, depth)
             if max_depth is not None and depth >= max_depth:
                 problems.append((_path_of(place), "depth", f"nested deeper than {max_depth} levels"))
-                continue
-            if id(item) in open_containers:
+            elif id(item) in open_containers:
                 problems.append((_path_of(place), "json", "a container that contains itself"))
-                continue
-            open_containers.add(id(item))
-            stack.append((place, item, True))
-            children: list[tuple[_Place, object, bool]] = []
-            if isinstance(item, list):
-                items = list(list.__iter__(item))
-                children = [((place, index, depth + 1), child, False) for index, child in enumerate(items)]
             else:
-                # One copy, taken whole: another thread changing the dict cannot break the walk.
-                for key, child in list(dict.items(item)):
-                    if not isinstance(key, str):
-                        reason = f"an object key of Python type {type(key).__name__}"
-                        problems.append((_path_of(place), "json", reason))
-                        continue
-                    children.append(((place, key, depth + 1), child, False))
-            stack.extend(reversed(children))
+                open_containers.add(id(item))
+                # A dict is read from one copy of its items, taken whole: another thread changing
+                # it cannot break the walk. A list's own iterator tolerates that already.
+                keyed = isinstance(item, dict)
+                children: Iterator[tuple[Any, object]]
+                if isinstance(item, dict):
+                    children = iter(list(dict.items(item)))
+                else:
+                    children = enumerate(list.__iter__(item))
+                inside.append((place, depth + 1, children, keyed, id(item)))
         elif json_type(item) is None:
+            where = _path_of(None if depth == 0 else (parent, token, depth))
             if isinstance(item, float):
-                problems.append((_path_of(place), "json", f"{item} is not a JSON number"))
+                problems.append((where, "json", f"{item} is not a JSON number"))
             else:
-                problems.append((_path_of(place), "json", f"a value of Python type {type(item).__name__}"))
-    return problems, values, exact
+                problems.append((where, "json", f"a value of Python type {type(item).__name__}"))
+        # The next value in document order: the next child of the innermost open container.
+        while inside:
+            parent, depth, children, keyed, container = inside[-1]
+            following = next(children, None)
+            if following is None:
+                inside.pop()
+                open_containers.discard(container)
+                continue
+            token, item = following
+            if not keyed or isinstance(token, str):
+                break
+            problems.append(
+                (_path_of(parent), "json", f"an object key of Python type {type(token).__name__}")
+            )
+        else:
+            return problems, values, exact

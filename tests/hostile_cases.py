@@ -1,0 +1,118 @@
+"""Inputs that once took seconds and hundreds of megabytes to validate, each run in a child process.
+
+``python -m tests.hostile_cases NAME`` builds the case, caps the address space at what the process
+holds then plus 200 MB (so building the instance is not counted, and validating it may take 200 MB
+at most), answers it on every path and prints the answers as JSON: a MemoryError, a crash or a hang
+is what the tests in ``test_hostile`` look for.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import toolreg
+
+MEGABYTES = 200
+
+
+def contains_under_unevaluated_items() -> tuple[Any, Any]:
+    """``contains`` beside ``unevaluatedItems: false``, 24 deep, on a valid 50-byte argument: each level
+    evaluated ``contains`` again to learn which items it had seen, twice the work of the level below."""
+    schema: Any = {"type": "integer"}
+    instance: Any = 1
+    for _ in range(24):
+        schema = {"contains": schema, "unevaluatedItems": False}
+        instance = [instance]
+    return schema, instance
+
+
+def many_patterns_by_many_names() -> tuple[Any, Any]:
+    """1,000 ``patternProperties`` against an object of 30,000 names: 30 million searches."""
+    schema = {"patternProperties": {f"^k{index}x": {"type": "integer"} for index in range(1000)}}
+    return schema, {f"name{index}": index for index in range(30_000)}
+
+
+def _wrapped(bottom: Any, levels: int) -> Any:
+    for _ in range(levels):
+        bottom = [bottom]
+    return bottom
+
+
+def unique_items_at_every_level() -> tuple[Any, Any]:
+    """``uniqueItems`` at each level of a recursive schema, 100 levels above 60,000 pairs (840 KB): each
+    level compared its whole subtree again."""
+    schema = {
+        "$ref": "#/$defs/node",
+        "$defs": {"node": {"uniqueItems": True, "items": {"$ref": "#/$defs/node"}}},
+    }
+    return schema, _wrapped([[index, index + 1] for index in range(60_000)], 100)
+
+
+def enum_of_arrays_at_every_level() -> tuple[Any, Any]:
+    """An ``enum`` of arrays at each level of a recursive schema, 100 levels above 60,000 pairs: each
+    level keyed its whole subtree to look it up."""
+    options = [[[index, index + 1]] for index in range(50)]
+    schema = {
+        "$ref": "#/$defs/node",
+        "$defs": {"node": {"not": {"enum": options}, "items": {"$ref": "#/$defs/node"}}},
+    }
+    return schema, _wrapped([[index, index + 1] for index in range(60_000)], 100)
+
+
+def one_nan_in_nine_megabytes() -> tuple[Any, Any]:
+    """One NaN after 1,500,000 numbers (12 MB of JSON): one ``json`` error took 5 s and 600 MB."""
+    return {"type": "array"}, [*range(1_500_000), float("nan")]
+
+
+CASES: dict[str, Callable[[], tuple[Any, Any]]] = {
+    case.__name__: case
+    for case in (
+        contains_under_unevaluated_items,
+        many_patterns_by_many_names,
+        unique_items_at_every_level,
+        enum_of_arrays_at_every_level,
+        one_nan_in_nine_megabytes,
+    )
+}
+
+
+def _cap(megabytes: int) -> None:
+    with open("/proc/self/statm") as statm:
+        pages = int(statm.read().split()[0])
+    limit = pages * resource.getpagesize() + megabytes * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _shown(errors: Any) -> list[list[str]]:
+    return [[error.path, error.keyword] for error in errors]
+
+
+def answers(name: str) -> dict[str, Any]:
+    """Every path's answer for the case: the reference walk (a validator's first call, then asked
+    for it), the generated fast path, and ``is_valid`` on both; and how long each took."""
+    schema, instance = CASES[name]()
+    validator, unused = toolreg.compile(schema), toolreg.compile(schema)
+    prepared = toolreg.compile(schema).prepare()
+    _cap(MEGABYTES)
+    found: dict[str, Any] = {}
+    seconds: dict[str, float] = {}
+    for path, answer in (
+        ("first call", lambda: _shown(validator.validate(instance))),
+        ("reference", lambda: _shown(validator.validate_reference(instance))),
+        ("fast path", lambda: _shown(prepared.validate(instance))),
+        ("is_valid, first call", lambda: unused.is_valid(instance)),
+        ("is_valid, fast path", lambda: prepared.is_valid(instance)),
+    ):
+        started = time.perf_counter()
+        found[path] = answer()
+        seconds[path] = round(time.perf_counter() - started, 3)
+    return {"answers": found, "seconds": seconds}
+
+
+if __name__ == "__main__":
+    print(json.dumps(answers(sys.argv[1])))
