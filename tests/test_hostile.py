@@ -1,6 +1,7 @@
 """Hostile input that once crashed or stalled a validator, each kept as its reproducer."""
 
 import json
+import pickle
 import subprocess
 import sys
 import tracemalloc
@@ -729,3 +730,28 @@ def test_work_past_the_budget_is_answered_in_bounded_time_and_memory(children, n
     assert child.returncode == 0, err[-3000:]
     report = json.loads(out)
     assert report["answers"] == HOSTILE_CASES[name], report["seconds"]
+
+
+HUGE = 10**5000  # past the 4,300 digits Python will write
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance"),
+    [
+        ({"maximum": 1}, HUGE),
+        ({"maximum": HUGE}, HUGE * 10),
+        ({"anyOf": [{"type": "string"}, {"maximum": 1}]}, HUGE),
+        ({"enum": [HUGE, [HUGE]]}, 1),
+        ({"const": {"a": [HUGE]}}, 2),
+        ({"items": {"multipleOf": HUGE}}, [HUGE + 1]),
+    ],
+    ids=["maximum", "huge-maximum", "anyOf", "enum", "const", "multipleOf"],  # pytest cannot write them
+)
+def test_an_error_about_an_integer_too_long_to_write_can_be_shown(schema, instance):
+    validator = toolreg.compile(schema)
+    for errors in (validator.validate_reference(instance), validator.prepare().validate(instance)):
+        [error] = errors
+        assert "digits" in repr(error) and str(error) == repr(error)
+        assert repr(error.masked()).startswith("ValidationError(")
+        assert pickle.loads(pickle.dumps(error)) == error
+        assert error.to_dict()["message"] == error.message

@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
 from .pointer import masked_pointer, to_pointer
+from .values import int_text
 
 __all__ = [
     "Ok",
@@ -219,7 +220,7 @@ class ValidationError:
 
     def __repr__(self) -> str:
         fields = [f"{name}={getattr(self, name)!r}" for name in ("path", "schema_path", "keyword", "message")]
-        fields += [f"{key}={value!r}" for key, value in self.facts.items()]
+        fields += [f"{key}={_repr(value)}" for key, value in self.facts.items()]
         return f"ValidationError({', '.join(fields)})"
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -252,6 +253,19 @@ class ValidationError:
             "message": self.message,
             **thaw(self.facts),
         }
+
+
+def _repr(value: Any) -> str:
+    """``repr`` of a fact, with an integer too long for Python to write named by its size."""
+    try:
+        return repr(value)
+    except ValueError:  # an int past Python's limit on digits, here or inside
+        pass
+    if isinstance(value, int):
+        return f"<{int_text(value)}>"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{key!r}: {_repr(item)}" for key, item in value.items()) + "}"
+    return "(" + ", ".join(map(_repr, value)) + ("," if len(value) == 1 else "") + ")"
 
 
 def _rebuild(

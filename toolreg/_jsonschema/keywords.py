@@ -25,7 +25,15 @@ from .formats import FORMATS
 from .limits import Limits
 from .pointer import InstanceKey, Token, masked_pointer, to_pointer
 from .regex import Pattern, RegexSyntaxError
-from .values import exact_number, is_integer, is_number, json_equal, json_key, json_type
+from .values import (
+    exact_number,
+    int_text,
+    is_integer,
+    is_number,
+    json_equal,
+    json_key,
+    json_type,
+)
 
 __all__ = [
     "Check",
@@ -63,25 +71,17 @@ def show(value: Any) -> str:
     """A value as JSON text, for messages: ``"a"``, ``null``, ``[1, 2]``, never a Python repr."""
     kind = type(value)
     if kind is int:
-        return _digits(value)
+        return int_text(value)
     if kind is float:
         return repr(value)  # what json.dumps writes for a finite float, without its overhead
     return json.dumps(_writable(value), ensure_ascii=False, sort_keys=True)
 
 
-def _digits(number: int) -> str:
-    # Python refuses to write an int of more than 4300 digits (a guard of its own against slow
-    # conversions); a message names such a number by its size instead.
-    if number.bit_length() < 14_000:
-        return str(number)
-    sign = "a negative" if number < 0 else "an"
-    return f"{sign} integer of about {int(number.bit_length() * 0.30103)} digits"
-
-
 def _writable(value: Any) -> Any:
     """A thawed copy with every integer too long to write replaced by the words for it."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() >= 14_000:
-        return _digits(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = int_text(value)
+        return int(value) if text[-1].isdigit() else text
     if isinstance(value, (list, tuple)):
         return [_writable(item) for item in value]
     if isinstance(value, Mapping):

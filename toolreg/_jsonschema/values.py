@@ -14,6 +14,7 @@ __all__ = [
     "json_equal",
     "json_key",
     "exact_number",
+    "int_text",
     "find_non_json",
     "survey",
     "json_copy",
@@ -120,6 +121,19 @@ def exact_number(value: int | float) -> Fraction:
         return Fraction(int(value))
     # float's own repr, not a subclass's (numpy's float64 writes "np.float64(0.1)").
     return Fraction(float.__repr__(value))
+
+
+def int_text(number: int) -> str:
+    """An integer as JSON writes it or, for one too long for Python to write (past 4,300 digits, a
+    guard of Python's own against slow conversions, or fewer if the process lowered it), words for
+    its size: "an integer of about 5000 digits"."""
+    if number.bit_length() < 14_000:
+        try:
+            return str(int(number))
+        except ValueError:
+            pass  # sys.set_int_max_str_digits set a lower limit
+    sign = "a negative" if number < 0 else "an"
+    return f"{sign} integer of about {int(number.bit_length() * 0.30103)} digits"
 
 
 class NotJSON(ValueError):
