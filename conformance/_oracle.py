@@ -179,7 +179,15 @@ DIVERGENCES = {
     "multipleOf": exact_multiple_of,
 }
 
-_Oracle = jsonschema.validators.extend(jsonschema.Draft202012Validator, DIVERGENCES)
+# Each dialect's jsonschema validator with the divergences; a schema names its dialect in "$schema".
+_ORACLES = {
+    dialect: jsonschema.validators.extend(dialect, DIVERGENCES)
+    for dialect in (
+        jsonschema.Draft202012Validator,
+        jsonschema.Draft201909Validator,
+        jsonschema.Draft7Validator,
+    )
+}
 
 
 def _finding(error: OracleError) -> Finding:
@@ -194,8 +202,9 @@ class Oracles:
     """Both oracles, built once for a schema."""
 
     def __init__(self, schema: Any) -> None:
-        self._jsonschema = _Oracle(locate_false_subschemas(schema))
-        self._jsonschema_rs = jsonschema_rs.Draft202012Validator(schema)
+        dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        self._jsonschema = _ORACLES[dialect](locate_false_subschemas(schema))
+        self._jsonschema_rs = jsonschema_rs.validator_for(schema)
         self._divides = "multipleOf" in keywords_used(schema)
 
     def findings(self, instance: Any) -> list[Finding]:

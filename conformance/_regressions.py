@@ -28,4 +28,13 @@ REGRESSIONS = (
         {"items": False},
         [None],
     ),
+    Regression(
+        "2019-09 anchors were read with 2020-12's grammar, so 'ns:x' was refused (and '_p' accepted)",
+        {
+            "$schema": "https://json-schema.org/draft/2019-09/schema",
+            "$defs": {"x": {"$anchor": "ns:x", "type": "integer"}},
+            "$ref": "#ns:x",
+        },
+        "1",
+    ),
 )

@@ -343,3 +343,31 @@ def test_a_declared_draft_07_is_read_by_its_rules():
         == []
     )
     assert toolreg.validate({"definitions": {"n": {}}, "$ref": "#/definitions/n", "type": "string"}, 1) != []
+
+
+# -- Verdicts a differential run in the three dialects found wrong -------------------------------
+
+DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+@pytest.mark.parametrize(
+    ("dialect", "accepted", "refused"),
+    [
+        (DRAFT_2019, ["a", "ns:x", "a.b-c_d", "A:1"], ["_p", "1a", "-a", "", "a b"]),
+        ("https://json-schema.org/draft/2020-12/schema", ["a", "_p", "a.b-c_d"], ["ns:x", "1a", "-a", ""]),
+    ],
+)
+def test_anchors_follow_their_dialects_grammar(dialect, accepted, refused):
+    # 2019-09 anchors are XML names (a letter first, colons allowed); 2020-12's start with a letter
+    # or "_" and have no colon.
+    for name in accepted:
+        schema = {
+            "$schema": dialect,
+            "$defs": {"x": {"$anchor": name, "type": "integer"}},
+            "$ref": f"#{name}",
+        }
+        assert keywords(schema, "1") == [("", "type")] and keywords(schema, 1) == []
+    for name in refused:
+        with pytest.raises(toolreg.SchemaError, match="starts with a letter") as caught:
+            toolreg.check_schema({"$schema": dialect, "$defs": {"x": {"$anchor": name}}})
+        assert caught.value.schema_path == "/$defs/x/$anchor"

@@ -1400,15 +1400,25 @@ def _id(value: Any, site: Site) -> Check:
 
 def _anchor(value: Any, site: Site) -> Check:
     """A name a ``$ref`` can use as its fragment (``"#name"``) for this schema."""
-    if not isinstance(value, str) or not _ANCHOR.fullmatch(value):
-        site.refuse(
-            f"must be a name of letters, digits, '-', '_' and '.' that starts with a letter or '_', "
-            f"not {show(value)}"
-        )
+    grammar, said = _ANCHORS.get(site.compiler.dialect, _ANCHORS["2020-12"])
+    if not isinstance(value, str) or not grammar.fullmatch(value):
+        site.refuse(f"must be a name of {said}, not {show(value)}")
     return no_check
 
 
-_ANCHOR = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
+# Each dialect's grammar for an anchor's name, as its meta-schema's pattern states it: 2020-12's
+# "^[A-Za-z_][-A-Za-z0-9._]*$"; 2019-09's "^[A-Za-z][-A-Za-z0-9.:_]*$", XML's NCName as its core
+# specification (8.2.3) words it, which allows a colon and requires a letter first.
+_ANCHORS = {
+    "2020-12": (
+        re.compile(r"[A-Za-z_][-A-Za-z0-9._]*"),
+        "letters, digits, '-', '_' and '.' that starts with a letter or '_'",
+    ),
+    "2019-09": (
+        re.compile(r"[A-Za-z][-A-Za-z0-9.:_]*"),
+        "letters, digits, '-', '_', ':' and '.' that starts with a letter",
+    ),
+}
 
 
 def _definitions(value: Any, site: Site) -> Check:
