@@ -17,6 +17,13 @@ class Regression:
     instance: Any
 
 
+def _nested_trees(levels: int) -> Any:
+    tree: Any = {}
+    for _ in range(levels):
+        tree = {"c": [tree]}
+    return tree
+
+
 REGRESSIONS = (
     Regression(
         "jsonschema-rs divides multipleOf in binary floats; its verdict is not asked there (an oracle fix)",
@@ -36,5 +43,32 @@ REGRESSIONS = (
             "$ref": "#ns:x",
         },
         "1",
+    ),
+    Regression(
+        "unevaluatedItems evaluated an 'if' holding a $dynamicRef without the resources entered through "
+        "$ref, so the reference resolved to base.json rather than mid.json and [1] passed",
+        {
+            "$ref": "mid.json",
+            "unevaluatedItems": False,
+            "$defs": {
+                "mid": {"$id": "mid.json", "$dynamicAnchor": "node", "$ref": "base.json", "type": "array"},
+                "base": {
+                    "$id": "base.json",
+                    "$dynamicAnchor": "node",
+                    "if": {"items": {"$dynamicRef": "#node"}},
+                },
+            },
+        },
+        [1],
+    ),
+    Regression(
+        "unevaluatedProperties through a recursive $ref evaluated each level again at every level above "
+        "it: a valid 12-level tree ran out of the work budget",
+        {
+            "$ref": "#/$defs/t",
+            "unevaluatedProperties": False,
+            "$defs": {"t": {"properties": {"c": {"items": {"$ref": "#"}}}}},
+        },
+        _nested_trees(12),
     ),
 )

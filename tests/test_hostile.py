@@ -697,6 +697,7 @@ def answered_everywhere(errors):
 
 
 HOSTILE_CASES = {
+    "contains_under_unevaluated_items": answered_everywhere([]),
     "one_nan_in_nine_megabytes": answered_everywhere([["/1500000", "json"]]),
 }
 

@@ -371,3 +371,78 @@ def test_anchors_follow_their_dialects_grammar(dialect, accepted, refused):
         with pytest.raises(toolreg.SchemaError, match="starts with a letter") as caught:
             toolreg.check_schema({"$schema": dialect, "$defs": {"x": {"$anchor": name}}})
         assert caught.value.schema_path == "/$defs/x/$anchor"
+
+
+def test_unevaluated_items_follows_a_dynamic_ref_through_the_resources_entered():
+    # The $dynamicRef inside base.json resolves to mid.json, entered on the way through "$ref", so
+    # the "if" fails on [1], evaluates nothing, and item 0 is left (jsonschema and jsonschema-rs agree).
+    schema = {
+        "$ref": "mid.json",
+        "unevaluatedItems": False,
+        "$defs": {
+            "mid": {"$id": "mid.json", "$dynamicAnchor": "node", "$ref": "base.json", "type": "array"},
+            "base": {"$id": "base.json", "$dynamicAnchor": "node", "if": {"items": {"$dynamicRef": "#node"}}},
+        },
+    }
+    validator = toolreg.compile(schema)
+    for errors in (validator.validate_reference([1]), validator.prepare().validate([1])):
+        assert [(e.path, e.keyword, e.facts["extra"]) for e in errors] == [("", "unevaluatedItems", (0,))]
+    assert validator.validate([[]]) == []  # an array item matches mid.json, so "if" evaluates it
+
+
+def tree_of(levels, leaf):
+    for _ in range(levels):
+        leaf = {"c": [leaf]}
+    return leaf
+
+
+@pytest.mark.parametrize("levels", [12, 60])
+def test_unevaluated_properties_through_a_recursive_ref_costs_one_walk(levels):
+    # Each level once evaluated the levels below it again to learn which properties they had seen:
+    # 12 levels ran out of the work budget.
+    schema = {
+        "$ref": "#/$defs/t",
+        "unevaluatedProperties": False,
+        "$defs": {"t": {"properties": {"c": {"items": {"$ref": "#"}}}}},
+    }
+    validator = toolreg.compile(schema)
+    deep_typo = tree_of(levels, {"d": 1})
+    for answer in (validator.validate_reference, validator.prepare().validate):
+        assert answer(tree_of(levels, {})) == []
+        # A schema object that fails keeps no annotations (2020-12 core, 7.7.1.2), so the "c" of each
+        # level above the typo counts as unevaluated too.
+        [error, *above] = answer(deep_typo)
+        assert (error.path, error.facts["extra"]) == ("/c/0" * levels, ("d",))
+        assert [(e.path, e.facts["extra"]) for e in above] == [
+            ("/c/0" * n, ("c",)) for n in reversed(range(levels))
+        ]
+
+
+STRICT_TREE = {  # the 2020-12 specification's example of $dynamicRef
+    "$id": "https://example.com/strict-tree",
+    "$dynamicAnchor": "node",
+    "$ref": "tree",
+    "unevaluatedProperties": False,
+}
+TREE = {
+    "$id": "https://example.com/tree",
+    "$dynamicAnchor": "node",
+    "type": "object",
+    "properties": {"data": True, "children": {"type": "array", "items": {"$dynamicRef": "#node"}}},
+}
+
+
+def test_the_specifications_strict_tree_is_checked_at_every_depth():
+    validator = toolreg.compile(STRICT_TREE, documents={"https://example.com/tree": TREE})
+    node = {"data": 1}
+    for _ in range(30):
+        node = {"data": 1, "children": [node, {"data": 2}]}
+    assert validator.validate(node) == [] and validator.is_valid(node)
+    node["children"][1]["daat"] = 1
+    [error, *above] = validator.validate(node)
+    assert (error.path, error.keyword, error.facts["extra"]) == (
+        "/children/1",
+        "unevaluatedProperties",
+        ("daat",),
+    )
+    assert [(e.path, e.facts["extra"]) for e in above] == [("", ("data", "children"))]

@@ -47,16 +47,17 @@ _OBJECT_KEYWORDS = (
 _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
 # Keywords whose reference check the generated code calls whole, after making sure the value is plain
 # JSON: rare, or intricate enough that an inline test would be a second copy of the rule.
-_HANDED_OVER = frozenset(
-    {"contains", "dependentRequired", "patternProperties", "dependentSchemas", "if", "unevaluatedItems",
-     "unevaluatedProperties"}
-)  # fmt: skip
+_HANDED_OVER = frozenset({"contains", "dependentRequired", "patternProperties", "dependentSchemas", "if"})
+# A schema object holding one of these is handed over whole: its reference check collects what the
+# others evaluate.
+_UNEVALUATED = frozenset({"unevaluatedItems", "unevaluatedProperties"})
 # Every keyword the generator writes code for. A schema that uses another keyword anywhere, or
 # declares another dialect, gets no fast path: the reference walk answers it.
 HANDLED_KEYWORDS = (
     frozenset({"type", "enum", "const", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "format"})
     | frozenset({"minContains", "maxContains", "then", "else", "$vocabulary"})  # their rows' checks do it
     | _HANDED_OVER
+    | _UNEVALUATED
     | _IN_PLACE
     | frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
 )
@@ -271,6 +272,13 @@ class _Generator:
             line(depth, f"{reject}({value}, {_path_expression(path)}, errors)")
             return
         plan = node.keywords
+        if not _UNEVALUATED.isdisjoint(plan):
+            # The reference check collects what the keywords here evaluate, as they run, for these two
+            # to read (see keywords.Evaluated): the whole schema object is handed over.
+            whole = self.source.constant(self.compiled.checks[node.pointer])
+            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+            line(depth, f"{whole}({value}, {_path_expression(path)}, errors)")
+            return
         kind = self.source.fresh("t")
         line(depth, f"{kind} = type({value})")
         # Each subschema applied in place ($ref, a branch of allOf, anyOf or oneOf, not) spends one
@@ -293,7 +301,7 @@ class _Generator:
             line(depth, f"{self.function_for(plan['not'])}({value}, (), {scratch}, {self.depth_of(path)})")
             line(depth, f"if not {scratch}:")
             self.fail(node, "not", "None", path, depth + 1)
-        self.hand_over(node, ("if", "unevaluatedItems", "unevaluatedProperties"), value, path, depth)
+        self.hand_over(node, ("if",), value, path, depth)
 
     def emit_branches(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
@@ -602,7 +610,7 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     source.line(0, "def validate(instance, budget):")
     # Only a schema that applies subschemas in place somewhere (even where the reference checks run
     # it, as under propertyNames) spends the budget; the rest needs no counter.
-    spends = bool(compiled.in_place)
+    spends = bool(compiled.in_place) or compiled.annotates
     source.line(1, "errors = Findings.budget(budget)" if spends else "errors = []")
     source.line(1, "try:")
     source.line(2, f"{root}(instance, (), errors, 0)")

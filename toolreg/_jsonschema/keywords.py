@@ -47,8 +47,10 @@ __all__ = [
     "JSON_TYPES",
     "show",
     "no_check",
-    "Every",
-    "EVERY",
+    "Evaluated",
+    "collected",
+    "noted",
+    "NOTES",
     "WORDS",
 ]
 
@@ -105,27 +107,29 @@ class Findings(list[ValidationError]):
     """The errors of one validation, and what is left of its work budget, shared with every list
     of branch errors made from it."""
 
-    __slots__ = ("left", "scope")
+    __slots__ = ("left", "scope", "notes")
     left: list[int]
     # The schema resources the walk has entered, outermost first: where "$dynamicRef" looks.
     scope: list[str]
+    # What is evaluated of the values whose schemas hold unevaluated*, innermost last (see Evaluated).
+    notes: list[Evaluated]
 
     @staticmethod
     def budget(steps: int) -> Findings:
         findings = Findings()
-        findings.left, findings.scope = [steps], []
+        findings.left, findings.scope, findings.notes = [steps], [], []
         return findings
 
     def scratch(self) -> Findings:
         found = Findings()
-        found.left, found.scope = self.left, self.scope
+        found.left, found.scope, found.notes = self.left, self.scope, self.notes
         return found
 
 
-def spend(errors: list[ValidationError]) -> None:
-    """Count one subschema applied in place; raise OverBudget past the budget."""
+def spend(errors: list[ValidationError], steps: int = 1) -> None:
+    """Count steps of work (a subschema applied in place, …); raise OverBudget past the budget."""
     if type(errors) is Findings:
-        errors.left[0] -= 1
+        errors.left[0] -= steps
         if errors.left[0] < 0:
             raise OverBudget
 
@@ -135,16 +139,61 @@ def scratch(errors: list[ValidationError]) -> list[ValidationError]:
     return errors.scratch() if type(errors) is Findings else []
 
 
-class Every:
-    """Every property name, or every item: what ``additionalProperties`` or ``items`` evaluates."""
+class Evaluated:
+    """What the subschemas applied to one array or object have evaluated of it so far: the item
+    indices or property names, or ``every`` one; what ``unevaluatedItems`` and
+    ``unevaluatedProperties`` read, collected as the walk goes, once.
 
-    __slots__ = ()
+    A schema object holding one of them opens a set of notes for its value, and each subschema
+    applied to that value in place (``allOf``, ``$ref``, a branch of ``anyOf`` …) opens its own,
+    handed to the one around it only if the value passes the subschema; ``not`` hands on nothing.
+    Each schema object notes what its own keywords evaluate (see :data:`NOTES`).
+    """
 
-    def __repr__(self) -> str:
-        return "EVERY"
+    __slots__ = ("instance", "found", "every")
+
+    def __init__(self, instance: Any) -> None:
+        self.instance = instance
+        self.found: set[str | int] = set()
+        self.every = False
+
+    def take(self, inner: Evaluated) -> None:
+        """Add what a subschema the value passed has evaluated."""
+        if inner.every:
+            self.every = True
+        elif not self.every:
+            self.found |= inner.found
 
 
-EVERY = Every()
+def noted(errors: list[ValidationError], instance: Any) -> Evaluated | None:
+    """The notes of what is evaluated of ``instance``, if a schema applied to it collects them."""
+    notes = errors.notes if type(errors) is Findings else None
+    if notes and notes[-1].instance is instance:
+        return notes[-1]
+    return None
+
+
+def collected(check: Check, *, hands_on: bool = True) -> Check:
+    """The check of a subschema applied in place, in a schema that reads what is evaluated: when the
+    schema around it collects notes for the value, the subschema's go to them if the value passes
+    it (and ``hands_on``: ``not`` never does)."""
+
+    def in_place(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        around = noted(errors, instance)
+        if around is None:
+            check(instance, path, errors)
+            return
+        notes = errors.notes  # type: ignore[attr-defined]
+        own, before = Evaluated(instance), len(errors)
+        notes.append(own)
+        try:
+            check(instance, path, errors)
+        finally:
+            notes.pop()
+        if hands_on and len(errors) == before:
+            around.take(own)
+
+    return in_place
 
 
 class Compiler(Protocol):
@@ -172,9 +221,8 @@ class Compiler(Protocol):
     @property
     def asserts_formats(self) -> bool: ...
 
-    def evaluated(
-        self, location: Path, kind: str, *, own: bool = True
-    ) -> Callable[[Any, list[ValidationError]], Any]: ...
+    # Whether the schema reads what is evaluated (it holds unevaluatedItems or unevaluatedProperties).
+    annotates: bool
 
 
 class Site:
@@ -223,10 +271,12 @@ class Site:
             return f"{self.pointer}/{below[0]}"  # a property name, most often, that needs no escaping
         return self.pointer + to_pointer(below)
 
-    def in_place(self, schema: Any, *below: Token) -> Check:
-        """A subschema that applies to the instance itself, as in allOf, anyOf, oneOf and not."""
+    def in_place(self, schema: Any, *below: Token, hands_on: bool = True) -> Check:
+        """A subschema that applies to the instance itself, as in allOf, anyOf, oneOf and not; in a
+        schema that reads what is evaluated, it hands its notes on if ``hands_on`` (see Evaluated)."""
         self.compiler.applies_in_place(self._within, self.location + below)
-        return self.compiler.compile(schema, self.location + below, self.pointer_to(below))
+        check = self.compiler.compile(schema, self.location + below, self.pointer_to(below))
+        return collected(check, hands_on=hands_on) if self.compiler.annotates else check
 
     def non_negative_integer(self, value: Any) -> int:
         if not is_integer(value) or value < 0:
@@ -243,7 +293,8 @@ class Site:
         location = self._within + (keyword,)
         self.compiler.applies_in_place(self._within, location)
         pointer = f"{self._within_pointer}/{keyword}"
-        return self.compiler.compile(self.schema[keyword], location, pointer)
+        check = self.compiler.compile(self.schema[keyword], location, pointer)
+        return collected(check) if self.compiler.annotates else check
 
     def schemas(self, value: Any, *, in_place: bool) -> list[Check]:
         if not isinstance(value, list) or not value:
@@ -525,6 +576,8 @@ def _contains(value: Any, site: Site) -> Check:
     # The bounds' own rows refuse a malformed value, at its own pointer.
     least = _count_bound(site.schema.get("minContains"), 1)
     most = _count_bound(site.schema.get("maxContains"), None)
+    # In 2020-12 the items it matches count as evaluated, for unevaluatedItems (not in 2019-09).
+    notes_matches = site.compiler.annotates and site.compiler.dialect == "2020-12"
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not isinstance(instance, list):
@@ -535,6 +588,8 @@ def _contains(value: Any, site: Site) -> Check:
             child(item, path + (index,), found)
             if not found:
                 matching.append(index)
+        if notes_matches and (notes := noted(errors, instance)) is not None:
+            notes.found.update(matching)
         count = len(matching)
         if least is not None and count < least:
             message = f"must contain at least {_count(least, 'item')} matching the 'contains' schema"
@@ -1157,11 +1212,13 @@ class BranchCheck:
     ) -> None:
         self.branches = branches
         self.judge = judge
-        # anyOf is settled by its first passing branch; the rest are read only when none passes.
+        # anyOf is settled by its first passing branch; the rest are read only when none passes, or
+        # when a schema around collects what each passing branch evaluates.
         self.until_one = until_one
 
     def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        outcomes = _branch_errors(self.branches, instance, path, errors, until_one=self.until_one)
+        until_one = self.until_one and noted(errors, instance) is None
+        outcomes = _branch_errors(self.branches, instance, path, errors, until_one=until_one)
         error = self.judge(path, outcomes, instance)
         if error is not None:
             errors.append(error)
@@ -1206,7 +1263,7 @@ def _one_of(value: Any, site: Site) -> Check:
 
 def _not(value: Any, site: Site) -> Check:
     """The instance does not match the schema."""
-    child = site.in_place(value)
+    child = site.in_place(value, hands_on=False)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         spend(errors)
@@ -1224,27 +1281,22 @@ def _not_words(site: Site, kept: None) -> Words:
 
 def _unevaluated_properties(value: Any, site: Site) -> Check:
     """Each property that no other keyword here evaluated (``properties``, ``patternProperties``,
-    ``additionalProperties``, or a subschema applied in place that the object passes) matches the schema."""
-    evaluated = site.compiler.evaluated(site.location[:-1], "properties", own=False)
-    if value is False:
-
-        def check_none_left(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-            if isinstance(instance, dict) and instance:
-                done = evaluated(instance, errors)
-                left = [] if done is EVERY else [name for name in instance if name not in done]
-                if left:
-                    errors.append(deferred_error(site, path, tuple(left)))
-
-        return check_none_left
-    child = site.subschema(value)
+    ``additionalProperties``, or a subschema applied in place that the object passes) matches the
+    schema. Its schema object's check collects those as it goes (see :class:`Evaluated`)."""
+    child = None if value is False else site.subschema(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, dict) and instance:
-            done = evaluated(instance, errors)
-            if done is not EVERY:
-                for name, item in instance.items():
-                    if name not in done:
-                        child(item, path + (InstanceKey(name),), errors)
+        if not isinstance(instance, dict) or not instance:
+            return
+        notes = noted(errors, instance) or Evaluated(instance)
+        if not notes.every:
+            left = [name for name in instance if name not in notes.found]
+            if child is not None:
+                for name in left:
+                    child(instance[name], path + (InstanceKey(name),), errors)
+            elif left:
+                errors.append(deferred_error(site, path, tuple(left)))
+        notes.every = True  # for the schemas around: the rest is evaluated here
 
     return check
 
@@ -1255,30 +1307,25 @@ def _unevaluated_words(site: Site, extra: tuple[str, ...]) -> Words:
 
 def _unevaluated_items(value: Any, site: Site) -> Check:
     """Each item that no other keyword here evaluated (``prefixItems``, ``items``, ``contains``, or a
-    subschema applied in place that the array passes) matches the schema."""
-    evaluated = site.compiler.evaluated(site.location[:-1], "items", own=False)
-    if value is False:
-
-        def check_none_left(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-            if isinstance(instance, list) and instance:
-                done = evaluated(instance, errors)
-                left = [] if done is EVERY else [index for index in range(len(instance)) if index not in done]
-                if left:
-                    which = ", ".join(map(str, left))
-                    noun = "item" if len(left) == 1 else "items"
-                    message = f"must not have the {noun} at {which}, which no other keyword here allows"
-                    errors.append(site.failure(path, message, extra=freeze(left)))
-
-        return check_none_left
-    child = site.subschema(value)
+    subschema applied in place that the array passes) matches the schema. Its schema object's check
+    collects those as it goes (see :class:`Evaluated`)."""
+    child = None if value is False else site.subschema(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, list) and instance:
-            done = evaluated(instance, errors)
-            if done is not EVERY:
-                for index, item in enumerate(instance):
-                    if index not in done:
-                        child(item, path + (index,), errors)
+        if not isinstance(instance, list) or not instance:
+            return
+        notes = noted(errors, instance) or Evaluated(instance)
+        if not notes.every:
+            left = [index for index in range(len(instance)) if index not in notes.found]
+            if child is not None:
+                for index in left:
+                    child(instance[index], path + (index,), errors)
+            elif left:
+                which = ", ".join(map(str, left))
+                noun = "item" if len(left) == 1 else "items"
+                message = f"must not have the {noun} at {which}, which no other keyword here allows"
+                errors.append(site.failure(path, message, extra=freeze(left)))
+        notes.every = True  # for the schemas around: the rest is evaluated here
 
     return check
 
@@ -1428,6 +1475,84 @@ def _definitions(value: Any, site: Site) -> Check:
     for name, schema in value.items():
         site.subschema(schema, name)
     return no_check
+
+
+# -- what the keywords evaluate, for unevaluatedItems and unevaluatedProperties -----------------
+
+# What a keyword notes as evaluated of the value its schema object is applied to, given its site:
+# a function of the value, the notes and the errors (for the work budget).
+Note = Callable[[Any, Evaluated, list[ValidationError]], None]
+
+
+def _named_properties(site: Site) -> Note:
+    names = tuple(site.value) if isinstance(site.value, dict) else ()
+
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            notes.found.update(name for name in names if name in instance)
+
+    return note
+
+
+def _patterned_properties(site: Site) -> Note:
+    searches = [site.compiler.pattern_and_risk(source)[0].search for source in site.value]
+
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for search in searches:
+                spend(errors, len(instance))
+                notes.found.update(name for name in instance if search(name))
+
+    return note
+
+
+def _every_property(site: Site) -> Note:
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            notes.every = True
+
+    return note
+
+
+def _every_item(site: Site) -> Note:
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list):
+            notes.every = True
+
+    return note
+
+
+def _first_items(count: int) -> Note:
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, list):
+            notes.found.update(range(min(count, len(instance))))
+
+    return note
+
+
+def _prefix_items_note(site: Site) -> Note:
+    return _first_items(len(site.value))
+
+
+def _legacy_items_note(site: Site) -> Note:
+    # An array of schemas covers its positions; a single schema, or additionalItems after the
+    # array, every item.
+    if isinstance(site.value, list) and "additionalItems" not in site.schema:
+        return _first_items(len(site.value))
+    return _every_item(site)
+
+
+# What each keyword that evaluates properties or items by itself notes; ``contains`` notes the items it
+# matched from its own check, and the unevaluated* keywords note the rest as they check it.
+NOTES: dict[str, Callable[[Site], Note]] = {
+    "properties": _named_properties,
+    "patternProperties": _patterned_properties,
+    "additionalProperties": _every_property,
+    "prefixItems": _prefix_items_note,
+    "items": lambda site: (
+        _legacy_items_note(site) if site.compiler.dialect != "2020-12" else _every_item(site)
+    ),
+}
 
 
 # How each keyword whose check keeps only a part of the instance words its errors (see ``Site.words``):

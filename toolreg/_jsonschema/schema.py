@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urljoin
 
 from .errors import Masked, SchemaError, ValidationError, trusted_error
-from .keywords import EVERY, Check, Every, Findings, Path, Site, no_check, scratch, spend
+from .keywords import NOTES, Check, Evaluated, Findings, Note, Path, Site, collected, no_check, noted, spend
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from .metaschemas import META_SCHEMAS
 from .pointer import ARRAY_INDEX, Document, masked_pointer, split, to_pointer
@@ -116,6 +116,7 @@ class _Compiler:
         text: str | None = None,
         patterns: dict[str, tuple[Pattern, str | None]] | None = None,
         dynamic: bool = False,
+        annotates: bool = False,
     ) -> None:
         self.root = root
         self.limits = limits
@@ -138,7 +139,6 @@ class _Compiler:
         self.used: set[str] = set()
         self.patterns = {} if patterns is None else patterns
         self.dynamic_names: set[str] = set()
-        self.dynamic_targets: dict[str, Callable[[list[ValidationError]], Path]] = {}
         # Where URIs lead: each schema resource ($id) and anchor, by absolute URI, and the documents
         # the caller gave, read only when a $ref names them. Nothing is ever fetched.
         self.loaded: dict[str, Any] = {}
@@ -153,6 +153,9 @@ class _Compiler:
         # the index of the root says whether it holds one. A document read later that holds one
         # makes compile_schema start again with ``dynamic`` set.
         self.dynamic = dynamic
+        # Whether subschemas note what they evaluate, for unevaluatedItems and unevaluatedProperties:
+        # compile_schema starts again with it set when the schema turns out to hold one of them.
+        self.annotates = annotates
         self.recursive_anchors: dict[str, Path] = {}
         if text is None or _MARKED_IN_TEXT.search(text):
             self._index(root, (), ROOT_URI)
@@ -316,8 +319,7 @@ class _Compiler:
             chosen = choose(errors)
             _entering(self.base_of(chosen), checks[to_pointer(chosen)])(instance, path, errors)
 
-        self.dynamic_targets[pointer] = choose
-        return target
+        return collected(target) if self.annotates else target
 
     def _resolve_reference(self, ref: str, location: Path) -> Path:
         """The location a $ref (or $dynamicRef) at ``location`` names, or SchemaError."""
@@ -386,10 +388,11 @@ class _Compiler:
             spend(errors)
             checks[pointer](instance, path, errors)
 
+        followed = collected(target) if self.annotates else target
         if not self.dynamic:
-            return target
+            return followed
         # Following a reference enters the resource its target belongs to, wherever in it the target is.
-        return _entering(self.base_of(location), target)
+        return _entering(self.base_of(location), followed)
 
     def compile_all(self, root: Any) -> None:
         """The root, then every $ref target waiting, one after another."""
@@ -465,14 +468,6 @@ class _Compiler:
         for token in location:
             schema = schema[token]
         return schema
-
-    def evaluated(self, location: Path, kind: str, *, own: bool = True) -> Evaluator:
-        """What the schema at ``location`` evaluates of an instance that passes it: the property
-        names (``kind`` "properties") or item indices ("items"), or ``EVERY`` one. The keywords
-        that name them directly count, and each subschema applied in place that the instance passes
-        (``unevaluatedProperties`` and ``unevaluatedItems`` read this). ``own`` includes the schema's
-        own ``unevaluated…`` keyword, as it counts for the schemas around it."""
-        return _Evaluator(self, location, kind, own)
 
     def refuse_endless_loops(self) -> None:
         """Refuse a cycle of schemas that apply to the same value, naming a ``$ref`` on it."""
@@ -583,13 +578,22 @@ class _Compiler:
         if len(present) > 1:
             # Each keyword in the table's order, whatever the order of the schema's keys.
             present.sort(key=self.order.__getitem__)
+        notes: list[Note] = []
+        last: list[Check] = []  # unevaluatedItems and unevaluatedProperties, which read the notes
         for keyword in present:
             site = Site(keyword, location, schema, self, pointer)
             check = self.keywords[keyword].build(schema[keyword], site)
             self.keyword_checks[pointer, keyword] = check
-            if check is not no_check:
+            if self.annotates and keyword in _UNEVALUATED:
+                last.append(check)
+            elif check is not no_check:
                 checks.append(check)
+            if self.annotates and keyword in NOTES:
+                notes.append(NOTES[keyword](site))
         resource = self.resource_roots.get(pointer) if self.dynamic else None
+        if notes or last:
+            annotating = _Annotating(checks, notes, last)
+            return annotating if resource is None else _entering(resource, annotating)
         if not checks:
             return no_check
         if len(checks) == 1 and resource is None:
@@ -605,107 +609,41 @@ class _Compiler:
         return _entering(resource, check_all)
 
 
-Evaluated = frozenset[str] | frozenset[int] | Every
-Evaluator = Callable[[Any, list[ValidationError]], Evaluated]
-_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+class _Annotating:
+    """The check of a schema object in a schema that reads what is evaluated: its keywords; then, when
+    its value's notes are being collected, what its own keywords evaluate (see ``keywords.NOTES``);
+    then its unevaluatedItems and unevaluatedProperties, which read the notes it opened for them."""
+
+    __slots__ = ("checks", "notes", "last")
+
+    def __init__(self, checks: list[Check], notes: list[Note], last: list[Check]) -> None:
+        self.checks, self.notes, self.last = checks, notes, last
+
+    def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        opened = None
+        if self.last and isinstance(instance, (dict, list)) and isinstance(errors, Findings):
+            opened, before = Evaluated(instance), len(errors)
+            errors.notes.append(opened)
+        try:
+            for check in self.checks:
+                check(instance, path, errors)
+            notes = opened or noted(errors, instance)
+            if notes is not None:
+                for note in self.notes:
+                    note(instance, notes, errors)
+            for check in self.last:
+                check(instance, path, errors)
+        finally:
+            if opened is not None:
+                errors.notes.pop()  # type: ignore[attr-defined]
+        if opened is not None and len(errors) == before:
+            around = noted(errors, instance)
+            if around is not None:
+                around.take(opened)
 
 
-class _Evaluator:
-    """:meth:`_Compiler.evaluated` for one location; it reads the compiled checks when it runs, since a
-    ``$ref`` may lead to a schema compiled after it."""
-
-    __slots__ = ("compiler", "location", "kind", "own", "_pointer")
-
-    def __init__(self, compiler: _Compiler, location: Path, kind: str, own: bool) -> None:
-        self.compiler, self.location, self.kind, self.own = compiler, location, kind, own
-        self._pointer = to_pointer(location)
-
-    def __call__(self, instance: Any, errors: list[ValidationError]) -> Evaluated:
-        schema = self.compiler.schema_at(self.location)
-        if not isinstance(schema, dict):
-            return frozenset()
-        found: set[Any] = set()
-        direct = self._direct(schema, instance, errors)
-        if isinstance(direct, Every):
-            return EVERY
-        found.update(direct)
-        for location in self._passing(schema, instance, errors):
-            below = _Evaluator(self.compiler, location, self.kind, True)(instance, errors)
-            if isinstance(below, Every):
-                return EVERY
-            found.update(below)
-        return frozenset(found)
-
-    def _direct(self, schema: dict[str, Any], instance: Any, errors: list[ValidationError]) -> Evaluated:
-        """What the keywords of this schema object name themselves."""
-        dialect = self.compiler.dialect
-        if self.kind == "properties":
-            if not isinstance(instance, dict):
-                return frozenset()
-            if "additionalProperties" in schema or (self.own and "unevaluatedProperties" in schema):
-                return EVERY
-            names = {name for name in schema.get("properties", {}) if name in instance}
-            for source in schema.get("patternProperties", {}):
-                search = self.compiler.pattern(source).search
-                names.update(name for name in instance if search(name))
-            return frozenset(names)
-        if not isinstance(instance, list):
-            return frozenset()
-        if self.own and "unevaluatedItems" in schema:
-            return EVERY
-        items = schema.get("items")
-        if dialect == "2020-12":
-            if "items" in schema:
-                return EVERY
-            indices = set(range(min(len(schema.get("prefixItems", [])), len(instance))))
-        else:
-            if "items" in schema and not isinstance(items, list):
-                return EVERY
-            if isinstance(items, list) and "additionalItems" in schema:
-                return EVERY
-            indices = set(range(min(len(items), len(instance)))) if isinstance(items, list) else set()
-        if dialect == "2020-12" and "contains" in schema:
-            contains = self.compiler.checks[f"{self._pointer}/contains"]
-            for index, item in enumerate(instance):
-                found = scratch(errors)
-                contains(item, (), found)
-                if not found:
-                    indices.add(index)
-        return frozenset(indices)
-
-    def _passing(self, schema: dict[str, Any], instance: Any, errors: list[ValidationError]) -> list[Path]:
-        """The subschemas applied in place here that the instance passes."""
-        candidates: list[Path] = []
-        if "$ref" in schema:
-            candidates.append(self.compiler.ref_targets[f"{self._pointer}/$ref"])
-        for keyword in ("$dynamicRef", "$recursiveRef"):
-            if keyword in schema:
-                key = f"{self._pointer}/{keyword}"
-                choose = self.compiler.dynamic_targets.get(key)
-                candidates.append(choose(errors) if choose else self.compiler.ref_targets[key])
-        for keyword in _IN_PLACE_LISTS:
-            candidates.extend(
-                self.location + (keyword, index) for index in range(len(schema.get(keyword, ())))
-            )
-        dependent = schema.get("dependentSchemas", {})
-        if isinstance(instance, dict):
-            candidates.extend(
-                self.location + ("dependentSchemas", name) for name in dependent if name in instance
-            )
-        passing = [location for location in candidates if self._passes(location, instance, errors)]
-        if "if" in schema:
-            branch = "then" if self._passes(self.location + ("if",), instance, errors) else "else"
-            if branch == "then":
-                passing.append(self.location + ("if",))
-            if branch in schema and self._passes(self.location + (branch,), instance, errors):
-                passing.append(self.location + (branch,))
-        return passing
-
-    def _passes(self, location: Path, instance: Any, errors: list[ValidationError]) -> bool:
-        spend(errors)
-        found = scratch(errors)
-        self.compiler.checks[to_pointer(location)](instance, (), found)
-        return not found
+# Checked last in a schema object, as the table orders them, once the notes of the rest are in.
+_UNEVALUATED = frozenset(("unevaluatedItems", "unevaluatedProperties"))
 
 
 def guarded_pattern(source: str, cache: dict[str, tuple[Pattern, str | None]]) -> tuple[Pattern, str | None]:
@@ -751,9 +689,20 @@ def compile_schema(
     compiler = _Compiler(copied, limits, documents, assert_formats, None if copy else text, patterns)
     before = compiler.dynamic
     compiler.compile_all(copied)
-    if compiler.dynamic and not before:
-        # A document a $ref led to holds a $dynamicRef: every resource must record its entry.
-        compiler = _Compiler(copied, limits, documents, assert_formats, None, patterns, dynamic=True)
+    annotates = not _UNEVALUATED.isdisjoint(compiler.used)
+    if (compiler.dynamic and not before) or annotates:
+        # A document a $ref led to holds a $dynamicRef, so every resource must record its entry; or
+        # the schema reads what is evaluated, so every subschema must note it.
+        compiler = _Compiler(
+            copied,
+            limits,
+            documents,
+            assert_formats,
+            None,
+            patterns,
+            dynamic=compiler.dynamic,
+            annotates=annotates,
+        )
         compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
