@@ -64,6 +64,12 @@ def enum_of_arrays_at_every_level() -> tuple[Any, Any]:
     return schema, _wrapped([[index, index + 1] for index in range(60_000)], 100)
 
 
+def many_branches_through_every_item() -> tuple[Any, Any]:
+    """1,000 ``allOf`` branches each going through 100,000 items: the branches were counted, the
+    hundred million items they looked at were not."""
+    return {"allOf": [{"items": {"type": "integer"}} for _ in range(1000)]}, list(range(100_000))
+
+
 def one_nan_in_nine_megabytes() -> tuple[Any, Any]:
     """One NaN after 1,500,000 numbers (12 MB of JSON): one ``json`` error took 5 s and 600 MB."""
     return {"type": "array"}, [*range(1_500_000), float("nan")]
@@ -76,6 +82,7 @@ CASES: dict[str, Callable[[], tuple[Any, Any]]] = {
         many_patterns_by_many_names,
         unique_items_at_every_level,
         enum_of_arrays_at_every_level,
+        many_branches_through_every_item,
         one_nan_in_nine_megabytes,
     )
 }

@@ -698,6 +698,11 @@ def answered_everywhere(errors):
 
 HOSTILE_CASES = {
     "contains_under_unevaluated_items": answered_everywhere([]),
+    # 30 million searches are past the budget (10,000 and 50 for each value): spent before they run.
+    "many_patterns_by_many_names": answered_everywhere([["", "limit"]]),
+    "unique_items_at_every_level": answered_everywhere([]),
+    "enum_of_arrays_at_every_level": answered_everywhere([]),
+    "many_branches_through_every_item": answered_everywhere([["", "limit"]]),
     "one_nan_in_nine_megabytes": answered_everywhere([["/1500000", "json"]]),
 }
 
@@ -756,3 +761,45 @@ def test_an_error_about_an_integer_too_long_to_write_can_be_shown(schema, instan
         assert repr(error.masked()).startswith("ValidationError(")
         assert pickle.loads(pickle.dumps(error)) == error
         assert error.to_dict()["message"] == error.message
+
+
+def fan_out(branch, times=200):
+    """A schema applying ``branch`` in place ``times`` times, so its steps pass the allowance per value."""
+    return {"allOf": [branch] * times}
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance"),
+    [
+        (fan_out({"items": {"type": "integer"}}), list(range(40))),
+        (fan_out({"prefixItems": [{}, {}], "items": {}}), list(range(40))),
+        (fan_out({"prefixItems": [{}, {}, {}]}), [1, 2]),
+        (fan_out({"contains": {"const": 3}}), list(range(40))),
+        (fan_out({"uniqueItems": True}), [[index] for index in range(40)]),
+        (fan_out({"additionalProperties": {"type": "integer"}}), {f"k{index}": index for index in range(40)}),
+        (fan_out({"properties": {"k1": {}}, "additionalProperties": False}), {"k1": 1}),
+        (fan_out({"patternProperties": {"^k": {}, "1$": {}}}), {f"k{index}": index for index in range(40)}),
+        (fan_out({"propertyNames": {"maxLength": 9}}), {f"k{index}": index for index in range(40)}),
+        (fan_out({"enum": [[1, 2], {"a": 1}, 3]}), [1, 2]),
+        (fan_out({"const": {"a": [1]}}), {"a": [1]}),
+        (fan_out({"unevaluatedItems": False, "prefixItems": [{}]}), [1]),
+        (fan_out({"$ref": "#/$defs/row"}) | {"$defs": {"row": {"items": {"anyOf": [{"type": "null"}, {}]}}}},
+         [1] * 9),
+    ],
+    ids=["items", "prefixItems+items", "prefixItems", "contains", "uniqueItems", "additionalProperties",
+         "additionalProperties-false", "patternProperties", "propertyNames", "enum", "const",
+         "unevaluatedItems", "ref-anyOf"],
+)  # fmt: skip
+def test_both_paths_count_the_same_steps(schema, instance):
+    # The least max_work at which the reference walk answers: one less is one limit error on both paths.
+    def over(max_work, path):
+        validator = toolreg.compile(schema, limits={"max_work": max_work})
+        answer = validator.validate_reference if path == "reference" else validator.prepare().validate
+        return [error.keyword for error in answer(instance)] == ["limit"]
+
+    low, high = 1, 100_000
+    assert over(low, "reference") and not over(high, "reference")
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if over(middle, "reference") else (low, middle)
+    assert over(low, "fast path") and not over(high, "fast path")

@@ -25,7 +25,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ValidationError, deferred_error
-from .keywords import BranchCheck, Findings, OverBudget, Path, Site
+from .keywords import BranchCheck, Findings, OverBudget, Path, Site, spent
+from .limits import Limits
 from .pointer import InstanceKey, to_pointer
 from .regex import SHORT
 from .schema import Compiled, Node
@@ -35,7 +36,7 @@ __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
 # The fast path takes an instance and a work budget; it answers with every error, or None where the
 # reference walk must answer, or OverBudget where the budget ran out.
-FastCheck = Callable[[Any, int], "list[ValidationError] | type[OverBudget] | None"]
+FastCheck = Callable[[Any, int, Limits], "list[ValidationError] | type[OverBudget] | None"]
 
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
 _NUMBER_KEYWORDS = ("multipleOf", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
@@ -115,9 +116,16 @@ class NotPlainJSON(Exception):
     """Raised by generated code on a value it cannot vouch for; the reference walk takes over."""
 
 
-def plain_json(value: Any, levels: int) -> bool:
+def plain_json(value: Any, levels: int, known: dict[int, int] | None = None) -> bool:
     """True when ``value`` is JSON made of exact built-in types, finite floats and string keys,
-    with containers nested at most ``levels`` deep."""
+    with containers nested at most ``levels`` deep.
+
+    ``known`` (one validation's) holds how deep each array and object found plain nests, by identity,
+    so that none is walked again: at each level of a recursive schema, or for each of many subschemas
+    applied to it in place, that would cost the size of the value each time.
+    """
+    if known is not None:
+        return _plain_depth(value, levels, known) >= 0
     kind = type(value)
     if kind in _SCALARS:
         return True
@@ -146,6 +154,36 @@ def plain_json(value: Any, levels: int) -> bool:
     return True
 
 
+def _plain_depth(value: Any, levels: int, known: dict[int, int]) -> int:
+    """How deep ``value`` nests (0 for a scalar) if it is plain JSON within ``levels``, else -1."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return 0
+    if kind is float:
+        return 0 if value - value == 0 else -1
+    if levels <= 0:
+        return -1
+    depth = known.get(id(value))
+    if depth is not None:
+        return depth if depth <= levels else -1
+    if kind is dict:
+        if not all(type(key) is str for key in value):
+            return -1
+        items: Any = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return -1
+    deepest = 0
+    for item in items:
+        below = _plain_depth(item, levels - 1, known)
+        if below < 0:
+            return -1
+        deepest = max(deepest, below)
+    known[id(value)] = deepest + 1
+    return deepest + 1
+
+
 class _Source:
     """Lines of Python, fresh names, and the namespace that holds every constant."""
 
@@ -158,6 +196,7 @@ class _Source:
             "K": InstanceKey,
             "Findings": Findings,
             "OverBudget": OverBudget,
+            "spent": spent,
             "E": deferred_error,
         }
         self.counter = 0
@@ -185,6 +224,10 @@ def _path_expression(tokens: list[str]) -> str:
 class _Generator:
     def __init__(self, compiled: Compiled) -> None:
         self.compiled = compiled
+        # Whether the code counts work steps: only where the reference walk could spend more than the
+        # allowance for each value, that is with a subschema applied in place or patternProperties
+        # (see keywords.spend); elsewhere it never runs out, and neither path counts.
+        self.spends = bool(compiled.in_place) or compiled.annotates or compiled.spends
         self.source = _Source()
         self.functions: dict[str, str] = {}
         self.pending: list[tuple[str, Path]] = []
@@ -230,10 +273,16 @@ class _Generator:
         """How many levels of containers the value at ``path`` may still hold."""
         return f"{self.source.constant(self.compiled.limits.max_depth)} - ({self.depth_of(path)})"
 
-    def spend(self, depth: int) -> None:
-        """One step of the work budget, inline: a call would cost more than the step itself."""
-        self.source.line(depth, "errors.left[0] -= 1")
-        self.source.line(depth, "if errors.left[0] < 0: raise OverBudget")
+    def spend(self, depth: int, steps: str = "1") -> None:
+        """Steps of the work budget, inline: a call would cost more than the step itself."""
+        self.source.line(depth, f"errors.left[0] -= {steps}")
+        self.source.line(depth, "if errors.left[0] < 0: spent(errors.left)")
+
+    def plain(self, value: str, path: list[str]) -> str:
+        """The test that ``value`` is plain JSON within the depth left; where steps are counted, with
+        the validation's record of the values found plain, so that none is walked twice."""
+        known = ", errors.known" if self.spends else ""
+        return f"plain({value}, {self.levels(path)}{known})"
 
     def report(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
         """Let the reference check of this keyword append its errors."""
@@ -256,7 +305,7 @@ class _Generator:
         """Run the reference checks of those ``keywords`` the schema has, on a value shown plain JSON."""
         present = [keyword for keyword in keywords if keyword in node.keywords]
         if present:
-            self.source.line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+            self.source.line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
         for keyword in present:
             self.report(node, keyword, value, path, depth)
 
@@ -264,11 +313,11 @@ class _Generator:
         line = self.source.line
         node = self.compiled.node(location)
         if node.boolean is True:
-            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+            line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             return
         if node.boolean is False:
             reject = self.source.constant(self.compiled.checks[node.pointer])
-            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+            line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             line(depth, f"{reject}({value}, {_path_expression(path)}, errors)")
             return
         plan = node.keywords
@@ -276,7 +325,7 @@ class _Generator:
             # The reference check collects what the keywords here evaluate, as they run, for these two
             # to read (see keywords.Evaluated): the whole schema object is handed over.
             whole = self.source.constant(self.compiled.checks[node.pointer])
-            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+            line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             line(depth, f"{whole}({value}, {_path_expression(path)}, errors)")
             return
         kind = self.source.fresh("t")
@@ -340,7 +389,7 @@ class _Generator:
         if not {"type", "enum", "const"} & plan.keys() and not _TYPED_KEYWORDS & plan.keys():
             if not _IN_PLACE & plan.keys():
                 # Without a $ref or combinator, which walk the whole value with the same care.
-                line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+                line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             return
         likely = [kind for name in plan.get("type", ()) for kind in _kinds_of_type(name)]
         for option in [*plan.get("enum", ()), *([plan["const"]] if "const" in plan else [])]:
@@ -375,7 +424,7 @@ class _Generator:
         if _IN_PLACE & plan.keys():
             line(depth, f"if {kind} is float and {value} - {value} != 0: raise NotPlainJSON  # NaN or ∞")
         else:
-            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+            line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
         if "type" in plan:
             self.fail(node, "type", f"{kind} if {kind} is dict or {kind} is list else {value}", path, depth)
         if "enum" in plan:
@@ -436,7 +485,7 @@ class _Generator:
         if _KEYWORDS_OF.get(name, frozenset()) & plan.keys():
             emitters[name](node, value, path, depth)
         elif name in ("object", "array") and not _IN_PLACE & plan.keys():
-            line(depth, f"if not plain({value}, {self.levels(path)}): raise NotPlainJSON")
+            line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
 
     def emit_string(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
@@ -490,6 +539,10 @@ class _Generator:
         if {"minItems", "maxItems", "prefixItems"} & plan.keys() or items_false:
             line(depth, f"{length} = len({value})")
         self.emit_size_bounds(node, value, path, depth, ("minItems", "maxItems"), length)
+        if self.spends and "items" in plan and not items_false:
+            self.spend(depth, f"len({value})")  # prefixItems and items: one step for each item
+        elif self.spends and "prefixItems" in plan:
+            self.spend(depth, f"min({length}, {len(plan['prefixItems'])})")
         if plan.get("uniqueItems") is True:
             self.report(node, "uniqueItems", value, path, depth)
         prefix = plan.get("prefixItems", ())
@@ -507,13 +560,13 @@ class _Generator:
             line(depth, f"for {position} in range({start}, {length}):")
             line(depth + 1, f"{item} = {value}[{position}]")
         if items is not None and items.boolean is False:
-            line(depth + 1, f"if not plain({item}, {self.levels([*path, position])}): raise NotPlainJSON")
+            line(depth + 1, f"if not {self.plain(item, [*path, position])}: raise NotPlainJSON")
             line(depth, f"if {length} > {start}:")
             self.report(node, "items", value, path, depth + 1)
         elif items is not None:
             self.emit(items.location, item, [*path, position], depth + 1)
         else:
-            line(depth + 1, f"if not plain({item}, {self.levels([*path, position])}): raise NotPlainJSON")
+            line(depth + 1, f"if not {self.plain(item, [*path, position])}: raise NotPlainJSON")
         self.hand_over(node, ("contains",), value, path, depth)
 
     def emit_object(self, node: Node, value: str, path: list[str], depth: int) -> None:
@@ -563,12 +616,13 @@ class _Generator:
         line, plan = self.source.line, node.keywords
         known = self.source.constant(frozenset(name for name, _ in plan.get("properties", ())))
         extra = self.compiled.node(plan["additionalProperties"]) if "additionalProperties" in plan else None
+        if self.spends and extra is not None:
+            self.spend(depth, f"len({value})")  # one step for each name looked at
         if extra is not None and extra.boolean is False:
             key = self.source.fresh("k")
             line(depth, f"if not {known}.issuperset({value}):")
             line(depth + 1, f"for {key}, {self.source.fresh('x')} in {value}.items():")
-            levels = self.levels([*path, key])
-            unplain = f"type({key}) is not str or not plain({value}[{key}], {levels})"
+            unplain = f"type({key}) is not str or not {self.plain(f'{value}[{key}]', [*path, key])}"
             line(depth + 2, f"if {key} not in {known} and ({unplain}):")
             line(depth + 3, "raise NotPlainJSON")
             self.report(node, "additionalProperties", value, path, depth + 1)
@@ -578,7 +632,7 @@ class _Generator:
         line(depth + 1, f"if {key} not in {known}:")
         line(depth + 2, f"if type({key}) is not str: raise NotPlainJSON")
         if extra is None:
-            line(depth + 2, f"if not plain({item}, {self.levels([*path, key])}): raise NotPlainJSON")
+            line(depth + 2, f"if not {self.plain(item, [*path, key])}: raise NotPlainJSON")
             return
         # The name is the instance's, not the schema's: a masked error hides it.
         self.emit(extra.location, item, [*path, f"K({key})"], depth + 2)
@@ -607,11 +661,10 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     generator.write_functions()
     generator.drop_needless_entry_check(root)
     source = generator.source
-    source.line(0, "def validate(instance, budget):")
-    # Only a schema that applies subschemas in place somewhere (even where the reference checks run
-    # it, as under propertyNames) spends the budget; the rest needs no counter.
-    spends = bool(compiled.in_place) or compiled.annotates
-    source.line(1, "errors = Findings.budget(budget)" if spends else "errors = []")
+    source.line(0, "def validate(instance, budget, limits):")
+    spends = generator.spends
+    # The budget the values known at a glance earn; the rest is counted once that is spent.
+    source.line(1, "errors = Findings.budget(budget, (instance, limits))" if spends else "errors = []")
     source.line(1, "try:")
     source.line(2, f"{root}(instance, (), errors, 0)")
     source.line(1, "except (NotPlainJSON, UnicodeError):")

@@ -22,17 +22,21 @@ from .errors import (
     worded_error,
 )
 from .formats import FORMATS
-from .limits import Limits
+from .limits import Limits, budget, values_at_a_glance
 from .pointer import InstanceKey, Token, masked_pointer, to_pointer
 from .regex import Pattern, RegexSyntaxError
 from .values import (
+    ValueKeys,
     exact_number,
     int_text,
     is_integer,
     is_number,
     json_equal,
     json_key,
+    json_key_within,
+    json_size,
     json_type,
+    survey,
 )
 
 __all__ = [
@@ -44,6 +48,7 @@ __all__ = [
     "Findings",
     "OverBudget",
     "spend",
+    "spent",
     "JSON_TYPES",
     "show",
     "no_check",
@@ -105,33 +110,67 @@ class OverBudget(Exception):
 
 class Findings(list[ValidationError]):
     """The errors of one validation, and what is left of its work budget, shared with every list
-    of branch errors made from it."""
+    of branch errors made from it.
 
-    __slots__ = ("left", "scope", "notes")
-    left: list[int]
+    ``left`` is the steps left, then what the instance may still earn: the fast path starts with
+    the budget its values known at a glance earn (see ``limits.values_at_a_glance``) and the instance
+    and limits to count the rest by, once, when that is spent.
+    """
+
+    __slots__ = ("left", "scope", "notes", "known", "_keys")
+    left: list[Any]
     # The schema resources the walk has entered, outermost first: where "$dynamicRef" looks.
     scope: list[str]
     # What is evaluated of the values whose schemas hold unevaluated*, innermost last (see Evaluated).
     notes: list[Evaluated]
+    # How deep each array and object the fast path found plain nests, by identity (codegen.plain_json).
+    known: dict[int, int]
+    _keys: list[ValueKeys]  # the instance's keys for uniqueItems, made at its first use
 
     @staticmethod
-    def budget(steps: int) -> Findings:
+    def budget(steps: int, counted_later: tuple[Any, Limits] | None = None) -> Findings:
         findings = Findings()
-        findings.left, findings.scope, findings.notes = [steps], [], []
+        findings.left, findings.scope, findings.notes = [steps, counted_later], [], []
+        findings.known, findings._keys = {}, []
         return findings
 
     def scratch(self) -> Findings:
         found = Findings()
         found.left, found.scope, found.notes = self.left, self.scope, self.notes
+        found.known, found._keys = self.known, self._keys
         return found
+
+    def keys(self) -> ValueKeys:
+        """The keys of this validation's values, shared by every level: an array at each level of a
+        recursive schema is keyed once, not once for each ``uniqueItems`` above it."""
+        if not self._keys:
+            self._keys.append(ValueKeys())
+        return self._keys[0]
 
 
 def spend(errors: list[ValidationError], steps: int = 1) -> None:
     """Count steps of work (a subschema applied in place, …); raise OverBudget past the budget."""
     if type(errors) is Findings:
-        errors.left[0] -= steps
-        if errors.left[0] < 0:
-            raise OverBudget
+        left = errors.left
+        left[0] -= steps
+        if left[0] < 0:
+            spent(left)
+
+
+def spent(left: list[Any]) -> None:
+    """The budget is spent: it grows, once, by what the rest of the instance earns, if it was not
+    counted yet (see Findings); else, or if that is not enough, OverBudget."""
+    later = left[1]
+    if later is None:
+        raise OverBudget
+    left[1] = None
+    instance, limits = later
+    problems, values, _ = survey(instance, limits.max_depth)
+    if problems:
+        raise OverBudget  # the validator finds them too, and lets the reference walk report them
+    left[0] += budget(limits, values) - budget(limits, values_at_a_glance(instance))
+    if left[0] < 0:
+        raise OverBudget
 
 
 def scratch(errors: list[ValidationError]) -> list[ValidationError]:
@@ -223,6 +262,10 @@ class Compiler(Protocol):
 
     # Whether the schema reads what is evaluated (it holds unevaluatedItems or unevaluatedProperties).
     annotates: bool
+    # Whether a keyword may spend more steps than the allowance for each value gives without a
+    # subschema applied in place (patterns tried on names): its function sets it, and the fast
+    # path then counts steps too.
+    spends: bool
 
 
 class Site:
@@ -400,9 +443,16 @@ def _enum(value: Any, site: Site) -> Check:
     if not isinstance(value, list):
         site.refuse("must be an array of the allowed values")
     keys = frozenset(json_key(option) for option in value)
+    # An array or object is keyed only as far as the largest one allowed: at each level of a
+    # recursive schema, keying it whole would cost the size of the levels below.
+    largest = max((json_size(option) for option in value if isinstance(option, (list, dict))), default=0)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if json_key(instance) not in keys:
+        if isinstance(instance, (list, dict)):
+            spend(errors)  # one step for each array or object compared
+            if not largest or json_key_within(instance, largest) not in keys:
+                errors.append(deferred_error(site, path, None))
+        elif json_key(instance) not in keys:
             errors.append(deferred_error(site, path, None))
 
     return check
@@ -414,8 +464,12 @@ def _enum_words(site: Site, kept: None) -> Words:
 
 def _const(value: Any, site: Site) -> Check:
     """The instance equals the value, as JSON compares them."""
+    compares_containers = isinstance(value, (list, dict))
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        # json_equal stops where the two first differ: it costs at most the size of the value.
+        if compares_containers and isinstance(instance, (list, dict)):
+            spend(errors)
         if not json_equal(instance, value):
             errors.append(deferred_error(site, path, None))
 
@@ -582,6 +636,7 @@ def _contains(value: Any, site: Site) -> Check:
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not isinstance(instance, list):
             return
+        spend(errors, len(instance))
         matching = []
         for index, item in enumerate(instance):
             found = scratch(errors)
@@ -641,6 +696,7 @@ def _legacy_items(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
+            spend(errors, len(instance))
             for index, item in enumerate(instance):
                 child(item, path + (index,), errors)
 
@@ -702,9 +758,11 @@ def _unique_items(value: Any, site: Site) -> Check:
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not isinstance(instance, list):
             return
+        spend(errors, len(instance))  # one step for each item compared
+        keys = errors.keys() if type(errors) is Findings else ValueKeys()
         seen: dict[Any, list[int]] = {}
         for index, item in enumerate(instance):
-            seen.setdefault(json_key(item), []).append(index)
+            seen.setdefault(keys.key(item), []).append(index)
         duplicates = [indices for indices in seen.values() if len(indices) > 1]
         if duplicates:
             errors.append(deferred_error(site, path, freeze(duplicates)))
@@ -723,6 +781,7 @@ def _prefix_items(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
+            spend(errors, min(len(instance), len(children)))
             for index, (item, child) in enumerate(zip(instance, children, strict=False)):
                 child(item, path + (index,), errors)
 
@@ -750,7 +809,8 @@ def _items_after(start: int, value: Any, site: Site) -> Check:
     child = site.subschema(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, list):
+        if isinstance(instance, list) and len(instance) > start:
+            spend(errors, len(instance) - start)
             for index in range(start, len(instance)):
                 child(instance[index], path + (index,), errors)
 
@@ -798,6 +858,7 @@ def _property_names(value: Any, site: Site) -> Check:
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if not isinstance(instance, dict):
             return
+        spend(errors, len(instance))
         for name in instance:
             found = scratch(errors)
             child(name, path, found)
@@ -841,17 +902,21 @@ def _additional_properties(value: Any, site: Site) -> Check:
     searches = [Pattern(source).search for source in patterned] if isinstance(patterned, dict) else []
 
     def extra_names(instance: dict[str, Any]) -> list[str]:
+        if not searches:
+            return [name for name in instance if name not in known]
         return [
             name for name in instance if name not in known and not any(search(name) for search in searches)
         ]
+
+    # One step for each name looked at, and one for each pattern that may be tried on it, spent before.
+    steps = 1 + len(searches)
 
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
         def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             if isinstance(instance, dict):
-                extra = (
-                    extra_names(instance) if searches else [name for name in instance if name not in known]
-                )
+                spend(errors, steps * len(instance))
+                extra = extra_names(instance)
                 if extra:
                     errors.append(deferred_error(site, path, tuple(extra)))
 
@@ -860,9 +925,9 @@ def _additional_properties(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for name in extra_names(instance) if searches else instance:
-                if name not in known:
-                    child(instance[name], path + (InstanceKey(name),), errors)
+            spend(errors, steps * len(instance))
+            for name in extra_names(instance):
+                child(instance[name], path + (InstanceKey(name),), errors)
 
     return check
 
@@ -918,8 +983,12 @@ def _pattern_properties(value: Any, site: Site) -> Check:
         for source, schema in value.items()
     ]
 
+    site.compiler.spends = True
+
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
+            # One step for each pattern tried on each name, spent before they are tried.
+            spend(errors, len(children) * len(instance))
             for search, child in children:
                 for name, item in instance.items():
                     if search(name):
@@ -1128,7 +1197,7 @@ def _chosen_branch(
         facts.update(tag=name, tags=freeze([value for value, _ in choices]))
         if name not in instance:
             return None, f"; missing the tag {show(name)}, one of {values}", ""
-        chosen = [index for value, index in choices if json_key(value) == json_key(instance[name])]
+        chosen = [index for value, index in choices if json_equal(value, instance[name])]
         if not chosen:
             return (
                 None,
@@ -1290,6 +1359,7 @@ def _unevaluated_properties(value: Any, site: Site) -> Check:
             return
         notes = noted(errors, instance) or Evaluated(instance)
         if not notes.every:
+            spend(errors, len(instance))
             left = [name for name in instance if name not in notes.found]
             if child is not None:
                 for name in left:
@@ -1316,6 +1386,7 @@ def _unevaluated_items(value: Any, site: Site) -> Check:
             return
         notes = noted(errors, instance) or Evaluated(instance)
         if not notes.every:
+            spend(errors, len(instance))
             left = [index for index in range(len(instance)) if index not in notes.found]
             if child is not None:
                 for index in left:

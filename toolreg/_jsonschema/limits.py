@@ -9,7 +9,15 @@ from typing import Any
 
 from .errors import LimitsError
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "WORK_PER_VALUE", "LimitsLike", "as_limits"]
+__all__ = [
+    "Limits",
+    "DEFAULT_LIMITS",
+    "WORK_PER_VALUE",
+    "LimitsLike",
+    "as_limits",
+    "budget",
+    "values_at_a_glance",
+]
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,18 @@ DEFAULT_LIMITS = Limits()
 # What each value of an instance adds to max_work: real schemas apply a few dozen subschemas in place
 # to one value; a union of hundreds of branches over every item of a long array reaches the limit.
 WORK_PER_VALUE = 50
+
+
+def budget(limits: Limits, values: int) -> int:
+    """The work budget of one validation of an instance of ``values`` values."""
+    return limits.max_work + WORK_PER_VALUE * values
+
+
+def values_at_a_glance(instance: Any) -> int:
+    """How many values ``instance`` holds at least, known without walking it: itself and its items."""
+    return 1 + len(instance) if type(instance) is dict or type(instance) is list else 1
+
+
 # Every ``limits=`` argument takes a Limits, or a mapping of some of its fields over the defaults.
 LimitsLike = Limits | Mapping[str, Any]
 _FIELDS = [field.name for field in fields(Limits)]

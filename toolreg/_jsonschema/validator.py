@@ -9,7 +9,7 @@ from typing import Any
 from .codegen import FastCheck, NoFastPath, generate
 from .errors import OK, Result, ValidationError, trusted_error
 from .keywords import Findings, OverBudget
-from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits
+from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget, values_at_a_glance
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
 from .values import json_copy, json_key, plain_copy, survey
@@ -126,7 +126,7 @@ class Validator:
                 self._fast = self._reference_only
         return self._fast
 
-    def _reference_only(self, instance: Any, budget: int) -> None:
+    def _reference_only(self, instance: Any, steps: int, limits: Limits) -> None:
         return None
 
     def validate(self, instance: Any) -> Result:
@@ -139,8 +139,9 @@ class Validator:
                 self._walked += max(values, 1)
                 return walked or OK
             fast = self._build()
+        limits = self._limits
         try:
-            errors = fast(instance, self._limits.max_work)
+            errors = fast(instance, budget(limits, values_at_a_glance(instance)), limits)
         except (RecursionError, RuntimeError):
             # A max_depth set past this Python's stack, or another thread changing a container as
             # we read it: the reference walk answers (from a copy, if a container changes again).
@@ -151,20 +152,12 @@ class Validator:
 
     def _answer_otherwise(self, instance: Any, answer: object) -> Result:
         """When the fast path could not answer: a value it cannot vouch for, or a spent budget."""
-        limits = self._limits
         if answer is OverBudget:
-            # A large instance earns more: count its values, then try once more with that budget.
-            problems, values, _ = survey(instance, limits.max_depth)
+            # It spent the budget of every value (keywords.spent counted them), unless it found one
+            # that is not JSON; both paths spend at the same places, so the reference walk would stop too.
+            problems, values, _ = survey(instance, self._limits.max_depth)
             if not problems:
-                try:
-                    answer = self._build()(instance, _budget(limits, values))
-                except (RecursionError, RuntimeError):
-                    answer = None
-                if answer is OverBudget:
-                    # Both paths spend a step at the same places, so the reference walk would stop too.
-                    return [_over_budget(limits, values)]
-                if type(answer) is list:
-                    return answer or OK
+                return [_over_budget(self._limits, values)]
         return self.validate_reference(instance)
 
     def validate_reference(self, instance: Any) -> Result:
@@ -197,13 +190,13 @@ def _checked(compiled: Compiled, instance: Any, values: int, exact: bool) -> lis
         # read once with the built-in types' own methods; the checks then see plain values only.
         with contextlib.suppress(RecursionError):
             instance = plain_copy(instance)
-    errors = Findings.budget(_budget(compiled.limits, values))
+    errors = Findings.budget(budget(compiled.limits, values))
     try:
         try:
             compiled.checks[""](instance, (), errors)
         except RuntimeError:
             # Another thread changed a container while we read it: judge one copy, taken whole.
-            errors = Findings.budget(_budget(compiled.limits, values))
+            errors = Findings.budget(budget(compiled.limits, values))
             compiled.checks[""](plain_copy(instance), (), errors)
     except OverBudget:
         return [_over_budget(compiled.limits, values)]
@@ -214,17 +207,13 @@ def _checked(compiled: Compiled, instance: Any, values: int, exact: bool) -> lis
     return list(errors)
 
 
-def _budget(limits: Limits, values: int) -> int:
-    return limits.max_work + WORK_PER_VALUE * values
-
-
 def _over_budget(limits: Limits, values: int) -> ValidationError:
-    budget = _budget(limits, values)
+    steps = budget(limits, values)
     message = (
-        f"needs more than {budget} subschemas applied in place to check "
+        f"needs more than {steps} steps of work to check "
         f"(max_work {limits.max_work}, and {WORK_PER_VALUE} for each of its {values} values)"
     )
-    return ValidationError("", "", "limit", message, {"limit": budget})
+    return ValidationError("", "", "limit", message, {"limit": steps})
 
 
 def _problem(path: tuple[str | int, ...], keyword: str, reason: str, limit: int) -> ValidationError:

@@ -13,6 +13,9 @@ __all__ = [
     "is_number",
     "json_equal",
     "json_key",
+    "json_key_within",
+    "json_size",
+    "ValueKeys",
     "exact_number",
     "int_text",
     "find_non_json",
@@ -109,6 +112,71 @@ def json_key(value: Any) -> Any:
     if isinstance(value, dict):
         return ("object", frozenset((key, json_key(item)) for key, item in value.items()))
     return ("null", None)
+
+
+def json_size(value: Any) -> int:
+    """How many values ``value`` holds, itself included."""
+    if isinstance(value, list):
+        return 1 + sum(map(json_size, value))
+    if isinstance(value, dict):
+        return 1 + sum(map(json_size, value.values()))
+    return 1
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def json_key_within(value: Any, most: int) -> Any:
+    """:func:`json_key` of ``value``, or None when it holds more than ``most`` values: then it equals
+    no value that small, and keying it whole would cost its size rather than ``most``."""
+    left = [most]
+
+    def key(item: Any) -> Any:
+        left[0] -= 1
+        if left[0] < 0:
+            raise _TooLarge
+        if isinstance(item, list):
+            return ("array", tuple(map(key, item)))
+        if isinstance(item, dict):
+            return ("object", frozenset((name, key(child)) for name, child in item.items()))
+        return json_key(item)
+
+    try:
+        return key(value)
+    except _TooLarge:
+        return None
+
+
+class ValueKeys:
+    """Keys with JSON's equality for the values of one instance, as :func:`json_key` makes them, but
+    with each array or object keyed once by a number that stands for its value: keying a container
+    again, or one that holds it, costs its length, never its size.
+
+    It remembers containers by identity, so it lives for one validation of one instance, which
+    keeps them alive and unchanged meanwhile.
+    """
+
+    __slots__ = ("_numbers", "_values")
+
+    def __init__(self) -> None:
+        self._numbers: dict[int, int] = {}  # id of a container -> the number of its value
+        self._values: dict[Any, int] = {}  # a container's value, by its items' keys -> its number
+
+    def key(self, value: Any) -> Any:
+        if isinstance(value, (list, dict)):
+            number = self._numbers.get(id(value))
+            return self._number(value) if number is None else number
+        return json_key(value)  # a tuple: never equal to a container's number
+
+    def _number(self, value: list[Any] | dict[str, Any]) -> int:
+        shape: Any
+        if isinstance(value, list):
+            shape = ("array", tuple(self.key(item) for item in value))
+        else:
+            shape = ("object", frozenset((name, self.key(item)) for name, item in value.items()))
+        number = self._numbers[id(value)] = self._values.setdefault(shape, len(self._values))
+        return number
 
 
 def exact_number(value: int | float) -> Fraction:
