@@ -803,3 +803,35 @@ def test_both_paths_count_the_same_steps(schema, instance):
         middle = (low + high) // 2
         low, high = (middle, high) if over(middle, "reference") else (low, middle)
     assert over(low, "fast path") and not over(high, "fast path")
+
+
+def hops_per_level(levels, hops):
+    """Each level of ``{"c": …}`` reached through ``hops`` schemas that apply the next in place
+    (an allOf of a $ref, then a bare $ref, in turn)."""
+    definitions = {
+        f"h{hop}": {"allOf": [{"$ref": f"#/$defs/h{hop + 1}"}]}
+        if hop % 2
+        else {"$ref": f"#/$defs/h{hop + 1}"}
+        for hop in range(hops - 1)
+    }
+    definitions[f"h{hops - 1}"] = {"type": "object", "properties": {"c": {"$ref": "#/$defs/h0"}}}
+    instance = {}
+    for _ in range(levels):
+        instance = {"c": instance}
+    return {"$ref": "#/$defs/h0", "$defs": definitions}, instance
+
+
+@pytest.mark.parametrize(("levels", "hops"), [(60, 10), (120, 10), (120, 40)])
+def test_depth_counts_the_instances_nesting_not_the_schemas_hops(levels, hops):
+    # 60 levels through 10 hops each got a depth error, 128 being the limit: each hop cost the
+    # reference walk Python frames. A chain of allOf and $ref now runs in one loop.
+    schema, instance = hops_per_level(levels, hops)
+    validator = toolreg.compile(schema)
+    assert validator.validate(instance) == [] and validator.validate_reference(instance) == []
+    assert validator.is_valid(instance) and validator.prepare().validate(instance) == []
+    deepest = instance
+    for _ in range(levels - 1):
+        deepest = deepest["c"]
+    deepest["c"] = "x"
+    for errors in (validator.validate(instance), validator.validate_reference(instance)):
+        assert [(error.path, error.keyword) for error in errors] == [("/c" * levels, "type")]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 from urllib.parse import unquote, urljoin
 
 from .errors import Masked, SchemaError, ValidationError, trusted_error
-from .keywords import NOTES, Check, Evaluated, Findings, Note, Path, Site, collected, no_check, noted, spend
+from .keywords import NOTES, Check, Evaluated, Findings, Note, Path, Site, no_check, noted, spend
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from .metaschemas import META_SCHEMAS
 from .pointer import ARRAY_INDEX, Document, masked_pointer, split, to_pointer
@@ -33,18 +33,50 @@ from .vocabulary import (
 )
 
 
-def _entering(resource: str, check: Check) -> Check:
-    """``check``, run with ``resource`` entered: a ``$dynamicRef`` below looks there (outermost first)."""
+def _entering(resource: str, checks: list[Check]) -> Check:
+    """``checks``, run with ``resource`` entered: a ``$dynamicRef`` below looks there (outermost first)."""
 
     def in_resource(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         scope = errors.scope if type(errors) is Findings else []
         scope.append(resource)
         try:
-            check(instance, path, errors)
+            for check in checks:
+                check(instance, path, errors)
         finally:
             scope.pop()
 
     return in_resource
+
+
+def _followed(target: Callable[[list[ValidationError]], tuple[Check, str | None]], annotates: bool) -> Check:
+    """The check of a reference in a schema with ``$dynamicRef`` or ``unevaluated*``: a step spent, the
+    ``target`` check chosen, the resource it belongs to entered, and, where the schema around collects
+    what is evaluated of the value, its notes handed on if the value passes (see keywords.Evaluated),
+    all in one call, so a chain of references costs one Python frame for each."""
+
+    def follow(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        spend(errors)
+        check, resource = target(errors)
+        if type(errors) is not Findings:
+            check(instance, path, errors)
+            return
+        around = noted(errors, instance) if annotates else None
+        own, before = (Evaluated(instance), len(errors)) if around is not None else (None, 0)
+        if resource is not None:
+            errors.scope.append(resource)
+        if own is not None:
+            errors.notes.append(own)
+        try:
+            check(instance, path, errors)
+        finally:
+            if own is not None:
+                errors.notes.pop()
+            if resource is not None:
+                errors.scope.pop()
+        if around is not None and own is not None and len(errors) == before:
+            around.take(own)
+
+    return follow
 
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
@@ -163,6 +195,9 @@ class _Compiler:
         else:  # the schema's JSON text names no identifier, anchor or reference: nothing to index
             self.bases[()], self.resource_roots[""] = ROOT_URI, ROOT_URI
         self.checks: dict[str, Check] = {}
+        # Each schema object's keywords' checks in order, by pointer, with the pointer of each schema
+        # it applies in place through allOf or $ref where that one's check would be: see _Chain.
+        self.plans: dict[str, tuple[Check | str, ...]] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
@@ -189,6 +224,12 @@ class _Compiler:
         self.compiling.discard(pointer)
         self.checks[pointer] = check
         return check
+
+    @property
+    def chains(self) -> bool:
+        """Whether a schema object enters what allOf and $ref apply in its own loop (see _Chain):
+        where no resource is entered for $dynamicRef and no notes are taken for unevaluated*."""
+        return not (self.dynamic or self.annotates)
 
     def applies_in_place(self, source: Path, target: Path, via_ref: str | None = None) -> None:
         # As locations: pointers are written only if a loop must be looked for.
@@ -309,18 +350,15 @@ class _Compiler:
         when the check runs, so documents read later count."""
         checks = self.checks
 
-        def choose(errors: list[ValidationError]) -> Path:
+        def choose(errors: list[ValidationError]) -> tuple[Check, str | None]:
+            chosen = start
             for uri in errors.scope if type(errors) is Findings else ():
                 if uri in anchors:
-                    return anchors[uri]
-            return start
+                    chosen = anchors[uri]
+                    break
+            return checks[to_pointer(chosen)], self.base_of(chosen)
 
-        def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-            spend(errors)
-            chosen = choose(errors)
-            _entering(self.base_of(chosen), checks[to_pointer(chosen)])(instance, path, errors)
-
-        return collected(target) if self.annotates else target
+        return _followed(choose, self.annotates)
 
     def _resolve_reference(self, ref: str, location: Path) -> Path:
         """The location a $ref (or $dynamicRef) at ``location`` names, or SchemaError."""
@@ -384,16 +422,16 @@ class _Compiler:
         if pointer not in self.checks and pointer not in self.compiling:
             self.waiting.append((schema, location, pointer))
         checks = self.checks
+        if self.dynamic or self.annotates:
+            # Following a reference enters the resource its target belongs to, wherever in it it is.
+            resource = self.base_of(location) if self.dynamic else None
+            return _followed(lambda errors: (checks[pointer], resource), self.annotates)
 
         def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             spend(errors)
             checks[pointer](instance, path, errors)
 
-        followed = collected(target) if self.annotates else target
-        if not self.dynamic:
-            return followed
-        # Following a reference enters the resource its target belongs to, wherever in it the target is.
-        return _entering(self.base_of(location), followed)
+        return target
 
     def compile_all(self, root: Any) -> None:
         """The root, then every $ref target waiting, one after another."""
@@ -554,15 +592,17 @@ class _Compiler:
 
     def _compile_new(self, schema: Any, location: Path, pointer: str) -> Check:
         if schema is True:
+            self.plans[pointer] = ()
             return no_check
         if schema is False:
-            pointer = to_pointer(location)
+            at = to_pointer(location)
 
             def reject(instance: Any, path: Path, errors: list[ValidationError]) -> None:
                 here, hidden, message = to_pointer(path), masked_pointer(path), "no value is allowed here"
                 masked: Masked | None = None if hidden is None else (hidden, message, {})
-                errors.append(trusted_error(here, pointer, "false", message, {}, masked))
+                errors.append(trusted_error(here, at, "false", message, {}, masked))
 
+            self.plans[pointer] = (reject,)
             return reject
         if not isinstance(schema, dict):
             raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
@@ -581,6 +621,7 @@ class _Compiler:
             present.sort(key=self.order.__getitem__)
         notes: list[Note] = []
         last: list[Check] = []  # unevaluatedItems and unevaluatedProperties, which read the notes
+        plan: list[Check | str] = []
         for keyword in present:
             site = Site(keyword, location, schema, self, pointer)
             check = self.keywords[keyword].build(schema[keyword], site)
@@ -591,40 +632,80 @@ class _Compiler:
                 checks.append(check)
             if self.annotates and keyword in NOTES:
                 notes.append(NOTES[keyword](site))
+            if self.chains and keyword == "allOf":
+                plan.extend(f"{pointer}/allOf/{index}" for index in range(len(schema["allOf"])))
+            elif self.chains and keyword == "$ref":
+                plan.append(to_pointer(self.ref_targets[to_pointer(location + ("$ref",))]))
+            elif check is not no_check:
+                plan.append(check)
+        self.plans[pointer] = tuple(plan)
+        if any(type(step) is str for step in plan):
+            return _Chain(self.plans[pointer], self.plans)
         resource = self.resource_roots.get(pointer) if self.dynamic else None
         if notes or last:
-            annotating = _Annotating(checks, notes, last)
-            return annotating if resource is None else _entering(resource, annotating)
+            return _Annotating(checks, notes, last, resource)
+        if resource is not None:
+            return _entering(resource, checks)
         if not checks:
             return no_check
-        if len(checks) == 1 and resource is None:
+        if len(checks) == 1:
             return checks[0]
 
         def check_all(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             for check in checks:
                 check(instance, path, errors)
 
-        if resource is None:
-            return check_all
+        return check_all
 
-        return _entering(resource, check_all)
+
+class _Chain:
+    """The check of a schema object that applies others to its value in place through allOf or $ref,
+    in a schema without $dynamicRef or unevaluated*: it runs their keywords' checks in its own loop,
+    with a stack of its own, rather than calling their checks, so a chain of them costs no Python
+    stack however long; only the instance's nesting does. Each one entered spends a step, as the
+    call would, and the errors come in the same order."""
+
+    __slots__ = ("plan", "plans")
+
+    def __init__(self, plan: tuple[Check | str, ...], plans: dict[str, tuple[Check | str, ...]]) -> None:
+        self.plan, self.plans = plan, plans
+
+    def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        plans = self.plans
+        pending = [iter(self.plan)]
+        while pending:
+            for step in pending[-1]:
+                if type(step) is str:
+                    spend(errors)
+                    pending.append(iter(plans[step]))
+                    break
+                step(instance, path, errors)  # type: ignore[operator]
+            else:
+                pending.pop()
 
 
 class _Annotating:
     """The check of a schema object in a schema that reads what is evaluated: its keywords; then, when
     its value's notes are being collected, what its own keywords evaluate (see ``keywords.NOTES``);
-    then its unevaluatedItems and unevaluatedProperties, which read the notes it opened for them."""
+    then its unevaluatedItems and unevaluatedProperties, which read the notes it opened for them. The
+    root of a schema resource enters it (``resource``), for $dynamicRef."""
 
-    __slots__ = ("checks", "notes", "last")
+    __slots__ = ("checks", "notes", "last", "resource")
 
-    def __init__(self, checks: list[Check], notes: list[Note], last: list[Check]) -> None:
-        self.checks, self.notes, self.last = checks, notes, last
+    def __init__(
+        self, checks: list[Check], notes: list[Note], last: list[Check], resource: str | None
+    ) -> None:
+        self.checks, self.notes, self.last, self.resource = checks, notes, last, resource
 
     def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        # Every list is the validation's Findings here (the fast path hands these over with its own).
+        findings = errors if type(errors) is Findings else Findings.budget(0)
         opened = None
-        if self.last and isinstance(instance, (dict, list)) and isinstance(errors, Findings):
+        if self.last and isinstance(instance, (dict, list)):
             opened, before = Evaluated(instance), len(errors)
-            errors.notes.append(opened)
+            findings.notes.append(opened)
+        if self.resource is not None:
+            findings.scope.append(self.resource)
         try:
             for check in self.checks:
                 check(instance, path, errors)
@@ -636,7 +717,9 @@ class _Annotating:
                 check(instance, path, errors)
         finally:
             if opened is not None:
-                errors.notes.pop()  # type: ignore[attr-defined]
+                findings.notes.pop()
+            if self.resource is not None:
+                findings.scope.pop()
         if opened is not None and len(errors) == before:
             around = noted(errors, instance)
             if around is not None:

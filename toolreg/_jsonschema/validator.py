@@ -202,7 +202,10 @@ def _checked(compiled: Compiled, instance: Any, values: int, exact: bool) -> lis
         return [_over_budget(compiled.limits, values)]
     except RecursionError:
         # Only a max_depth raised past what this Python's stack allows can get here.
-        message = f"too deep to check within Python's recursion limit (max_depth is {limit})"
+        message = (
+            "too deep to check within Python's recursion limit, counting the subschemas applied in "
+            f"place on the way (max_depth is {limit})"
+        )
         return [ValidationError("", "", "depth", message, {"limit": limit})]
     return list(errors)
 
