@@ -34,9 +34,9 @@ from .vocabulary import DEFAULT_DIALECT, keywords
 
 __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
-# The fast path takes an instance and a work budget; it answers with every error, or None where the
-# reference walk must answer, or OverBudget where the budget ran out.
-FastCheck = Callable[[Any, int, Limits], "list[ValidationError] | type[OverBudget] | None"]
+# The fast path takes an instance and the limits; it answers with every error, or None where the
+# reference walk must answer, or OverBudget where the work budget ran out.
+FastCheck = Callable[[Any, Limits], "list[ValidationError] | type[OverBudget] | None"]
 
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
 _NUMBER_KEYWORDS = ("multipleOf", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
@@ -661,10 +661,10 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
     generator.write_functions()
     generator.drop_needless_entry_check(root)
     source = generator.source
-    source.line(0, "def validate(instance, budget, limits):")
+    source.line(0, "def validate(instance, limits):")
     spends = generator.spends
     # The budget the values known at a glance earn; the rest is counted once that is spent.
-    source.line(1, "errors = Findings.budget(budget, (instance, limits))" if spends else "errors = []")
+    source.line(1, "errors = Findings.glance(instance, limits)" if spends else "errors = []")
     source.line(1, "try:")
     source.line(2, f"{root}(instance, (), errors, 0)")
     source.line(1, "except (NotPlainJSON, UnicodeError):")

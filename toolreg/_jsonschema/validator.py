@@ -9,7 +9,7 @@ from typing import Any
 from .codegen import FastCheck, NoFastPath, generate
 from .errors import OK, Result, ValidationError, trusted_error
 from .keywords import Findings, OverBudget
-from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget, values_at_a_glance
+from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
 from .values import json_copy, json_key, plain_copy, survey
@@ -126,7 +126,7 @@ class Validator:
                 self._fast = self._reference_only
         return self._fast
 
-    def _reference_only(self, instance: Any, steps: int, limits: Limits) -> None:
+    def _reference_only(self, instance: Any, limits: Limits) -> None:
         return None
 
     def validate(self, instance: Any) -> Result:
@@ -139,9 +139,8 @@ class Validator:
                 self._walked += max(values, 1)
                 return walked or OK
             fast = self._build()
-        limits = self._limits
         try:
-            errors = fast(instance, budget(limits, values_at_a_glance(instance)), limits)
+            errors = fast(instance, self._limits)
         except (RecursionError, RuntimeError):
             # A max_depth set past this Python's stack, or another thread changing a container as
             # we read it: the reference walk answers (from a copy, if a container changes again).
