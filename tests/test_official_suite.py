@@ -2,6 +2,8 @@
 
 import pytest
 
+import toolreg
+import toolreg._jsonschema.validator
 from conformance._official import DIALECT_FOLDERS, EXCEPTIONS, PARTS, default_suite_dir, judge, load_groups
 
 # The cross-checks and real catalogs: `make test` runs them, `make quick` leaves them out.
@@ -57,3 +59,29 @@ def test_every_optional_case_passes_but_those_written_down(folder):
             outcome = judge(group)
             if group.file not in EXCEPTIONS:
                 assert outcome.refused is None and outcome.passed == len(group.cases), group.name
+
+
+@absent
+@pytest.mark.parametrize("folder", DIALECT_FOLDERS)
+def test_is_valid_answers_as_validate_does_on_every_case(folder, monkeypatch):
+    # is_valid stops at the first failure: on the generated code, and on the reference walk that
+    # answers a validator's first calls (kept here for every call).
+    checked = 0
+    for part in PARTS:
+        for group in load_groups(SUITE, folder, part):
+            options = {"documents": group.documents, "assert_formats": group.assert_formats}
+            try:
+                fast, walked = (
+                    toolreg.compile(group.declared, **options).prepare(),
+                    toolreg.compile(group.declared, **options),
+                )
+            except toolreg.SchemaError:
+                continue
+            with monkeypatch.context() as patch:
+                patch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", 10**9)
+                for case in group.cases:
+                    expected = not fast.validate(case["data"])
+                    assert fast.is_valid(case["data"]) is expected, (group.name, case["description"])
+                    assert walked.is_valid(case["data"]) is expected, (group.name, case["description"])
+                    checked += 1
+    assert checked > 900

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-from conformance._strategies import json_values, schemas
+import toolreg._jsonschema.validator
+from conformance._strategies import instances_for, json_values, schemas
 from tests import accept_any
 from toolreg._jsonschema.regex import Pattern
 from toolreg._jsonschema.vocabulary import ANNOTATIONS, keywords
@@ -327,6 +328,19 @@ def test_generated_schemas_agree_on_both_paths(schema, instances):
     validator = toolreg.compile(schema)
     for instance in instances:
         both_paths(validator, instance)
+
+
+@given(schemas(), st.data())
+def test_is_valid_answers_as_validate_does_on_both_paths(schema, data):
+    # is_valid stops at the first failure, on the generated code and on the reference walk alike.
+    instances = data.draw(instances_for(schema))  # near-valid ones, their mutations, arbitrary JSON
+    fast, walked = toolreg.compile(schema).prepare(), toolreg.compile(schema)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", 10**9)  # the walk answers
+        for instance in instances:
+            expected = not both_paths(fast, instance)
+            assert fast.is_valid(instance) is expected, instance
+            assert walked.is_valid(instance) is expected, instance
 
 
 # -- threads ----------------------------------------------------------------------------------

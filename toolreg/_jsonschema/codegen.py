@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ValidationError, deferred_error
-from .keywords import BranchCheck, Findings, OverBudget, Path, Site, spent
+from .keywords import BranchCheck, Failed, Findings, OverBudget, Path, Site, Verdict, spent
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
 from .regex import SHORT
@@ -36,7 +36,7 @@ __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
 # The fast path takes an instance and the limits; it answers with every error, or None where the
 # reference walk must answer, or OverBudget where the work budget ran out.
-FastCheck = Callable[[Any, Limits], "list[ValidationError] | type[OverBudget] | None"]
+FastCheck = Callable[[Any, Limits], "list[ValidationError] | type[OverBudget] | bool | None"]
 
 _STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
 _NUMBER_KEYWORDS = ("multipleOf", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
@@ -197,6 +197,10 @@ class _Source:
             "Findings": Findings,
             "OverBudget": OverBudget,
             "spent": spent,
+            "Verdict": Verdict,
+            "Failed": Failed,
+            "Refusing": Refusing,
+            "passes": passes,
             "E": deferred_error,
         }
         self.counter = 0
@@ -222,8 +226,12 @@ def _path_expression(tokens: list[str]) -> str:
 
 
 class _Generator:
-    def __init__(self, compiled: Compiled) -> None:
+    def __init__(self, compiled: Compiled, yes_no: bool = False) -> None:
         self.compiled = compiled
+        # A yes/no answer: each function returns whether its value passes, at the first failure;
+        # no error is made and no path is kept, and the reference checks it calls stop at their
+        # first error (keywords.Verdict).
+        self.yes_no = yes_no
         # Whether the code counts work steps: only where the reference walk could spend more than the
         # allowance for each value, that is with a subschema applied in place or patternProperties
         # (see keywords.spend); elsewhere it never runs out, and neither path counts.
@@ -251,6 +259,8 @@ class _Generator:
             self.source.line(0, f"def {name}(v, p, errors, d):")
             start, self.deepest = len(self.source.lines), 0
             self.emit(location, "v", ["*p"], 1)
+            if self.yes_no:
+                self.source.line(1, "return True")
             # d is how deep v sits; the body looks at most `deepest` levels further down. Past the
             # limit the reference walk answers, with its one depth error.
             limit = self.source.constant(self.compiled.limits.max_depth - self.deepest)
@@ -284,14 +294,24 @@ class _Generator:
         known = ", errors.known" if self.spends else ""
         return f"plain({value}, {self.levels(path)}{known})"
 
+    def path(self, path: list[str]) -> str:
+        """The path as an expression, evaluated only when an error is reported; a yes/no answer
+        keeps no error, so its code passes the path it was given along unchanged."""
+        return "p" if self.yes_no else _path_expression(path)
+
     def report(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
-        """Let the reference check of this keyword append its errors."""
+        """Let the reference check of this keyword append its errors (in a yes/no answer, the
+        first raises Failed)."""
         check = self.source.constant(self.compiled.keyword_checks[node.pointer, keyword])
-        self.source.line(depth, f"{check}({value}, {_path_expression(path)}, errors)")
+        self.source.line(depth, f"{check}({value}, {self.path(path)}, errors)")
 
     def fail(self, node: Node, keyword: str, kept: str, path: list[str], depth: int) -> None:
         """Append the error of a keyword found failing, keeping what its reference check keeps: the
-        same site and words, so the error is the reference's, written only when read."""
+        same site and words, so the error is the reference's, written only when read. A yes/no
+        answer returns False."""
+        if self.yes_no:
+            self.source.line(depth, "return False")
+            return
         site = Site(
             keyword, node.location, self.compiled.schema_at(node.location), self.compiled, node.pointer
         )
@@ -316,6 +336,9 @@ class _Generator:
             line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             return
         if node.boolean is False:
+            if self.yes_no:
+                line(depth, "return False")  # whatever the value is
+                return
             reject = self.source.constant(self.compiled.checks[node.pointer])
             line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             line(depth, f"{reject}({value}, {_path_expression(path)}, errors)")
@@ -326,7 +349,7 @@ class _Generator:
             # to read (see keywords.Evaluated): the whole schema object is handed over.
             whole = self.source.constant(self.compiled.checks[node.pointer])
             line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
-            line(depth, f"{whole}({value}, {_path_expression(path)}, errors)")
+            line(depth, f"{whole}({value}, {self.path(path)}, errors)")
             return
         kind = self.source.fresh("t")
         line(depth, f"{kind} = type({value})")
@@ -335,7 +358,8 @@ class _Generator:
         if "$ref" in plan:
             target = self.function_for(plan["$ref"])
             self.spend(depth)
-            line(depth, f"{target}({value}, {_path_expression(path)}, errors, {self.depth_of(path)})")
+            call = f"{target}({value}, {self.path(path)}, errors, {self.depth_of(path)})"
+            line(depth, f"if not {call}: return False" if self.yes_no else call)
         self.emit_kinds(node, value, kind, path, depth)
         for branch in plan.get("allOf", ()):
             self.spend(depth)
@@ -343,7 +367,11 @@ class _Generator:
         for keyword in ("anyOf", "oneOf"):
             if keyword in plan:
                 self.emit_branches(node, keyword, value, path, depth)
-        if "not" in plan:
+        if "not" in plan and self.yes_no:
+            self.spend(depth)
+            function = self.function_for(plan["not"])
+            line(depth, f"if passes({function}, {value}, p, errors, {self.depth_of(path)}): return False")
+        elif "not" in plan:
             scratch = self.source.fresh("s")
             self.spend(depth)
             line(depth, f"{scratch} = errors.scratch()")
@@ -353,6 +381,9 @@ class _Generator:
         self.hand_over(node, ("if",), value, path, depth)
 
     def emit_branches(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
+        if self.yes_no:
+            self.emit_branches_yes_no(node, keyword, value, path, depth)
+            return
         line = self.source.line
         passed, where = self.source.fresh("n"), self.source.fresh("w")
         line(depth, f"{passed} = 0")
@@ -378,6 +409,20 @@ class _Generator:
         line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}:")
         line(depth + 1, f"{found} = {judge}({where}, [{', '.join(scratches)}], {value})")
         line(depth + 1, f"if {found} is not None: errors.append({found})")
+
+    def emit_branches_yes_no(self, node: Node, keyword: str, value: str, path: list[str], depth: int) -> None:
+        """anyOf passes at its first passing branch, oneOf when exactly one of them passes; each branch
+        stops at its first failure (``passes`` catches a reference check's Failed)."""
+        line, passed = self.source.line, self.source.fresh("n")
+        line(depth, f"{passed} = 0")
+        for index, location in enumerate(node.keywords[keyword]):
+            call = f"passes({self.function_for(location)}, {value}, p, errors, {self.depth_of(path)})"
+            inner = depth + 1 if keyword == "anyOf" and index > 0 else depth
+            if inner > depth:
+                line(depth, f"if {passed} == 0:")
+            self.spend(inner)
+            line(inner, f"{passed} += {call}")
+        line(depth, f"if {passed} {'== 0' if keyword == 'anyOf' else '!= 1'}: return False")
 
     def emit_kinds(self, node: Node, value: str, kind: str, path: list[str], depth: int) -> None:
         """A branch for each kind of value (see _KINDS) a valid value may have, the declared types or
@@ -421,6 +466,13 @@ class _Generator:
         """A value of a kind that no type here declares, no enum or const allows and no keyword here
         speaks to: type and a string enum or scalar const fail; another enum or const is asked."""
         line, plan = self.source.line, node.keywords
+        if self.yes_no and (
+            "type" in plan
+            or (allowed and "enum" in plan)
+            or ("const" in plan and _kinds_of_value(plan["const"]))
+        ):
+            line(depth, "return False")  # whatever the value holds
+            return
         if _IN_PLACE & plan.keys():
             line(depth, f"if {kind} is float and {value} - {value} != 0: raise NotPlainJSON  # NaN or ∞")
         else:
@@ -539,9 +591,8 @@ class _Generator:
         if {"minItems", "maxItems", "prefixItems"} & plan.keys() or items_false:
             line(depth, f"{length} = len({value})")
         self.emit_size_bounds(node, value, path, depth, ("minItems", "maxItems"), length)
-        if self.spends and "items" in plan and not items_false:
-            self.spend(depth, f"len({value})")  # prefixItems and items: one step for each item
-        elif self.spends and "prefixItems" in plan:
+        # prefixItems and items: one step for each item, where and as the reference checks spend it.
+        if self.spends and "prefixItems" in plan:
             self.spend(depth, f"min({length}, {len(plan['prefixItems'])})")
         if plan.get("uniqueItems") is True:
             self.report(node, "uniqueItems", value, path, depth)
@@ -553,6 +604,15 @@ class _Generator:
             self.emit(location, item, [*path, str(index)], depth + 1)
         start = len(prefix)
         items = self.compiled.node(plan["items"]) if "items" in plan else None
+        if self.spends and items is not None and not items_false and start:
+            line(depth, f"if {length} > {start}:")
+            self.spend(depth + 1, f"{length} - {start}")
+        elif self.spends and items is not None and not items_false:
+            self.spend(depth, f"len({value})")
+        if items_false and self.yes_no:
+            line(depth, f"if {length} > {start}: return False")
+            self.hand_over(node, ("contains",), value, path, depth)
+            return
         position, item = self.source.fresh("i"), self.source.fresh("x")
         if start == 0:
             line(depth, f"for {position}, {item} in enumerate({value}):")
@@ -618,6 +678,9 @@ class _Generator:
         extra = self.compiled.node(plan["additionalProperties"]) if "additionalProperties" in plan else None
         if self.spends and extra is not None:
             self.spend(depth, f"len({value})")  # one step for each name looked at
+        if extra is not None and extra.boolean is False and self.yes_no:
+            line(depth, f"if not {known}.issuperset({value}): return False")
+            return
         if extra is not None and extra.boolean is False:
             key = self.source.fresh("k")
             line(depth, f"if not {known}.issuperset({value}):")
@@ -642,12 +705,13 @@ class NoFastPath(Exception):
     """The schema uses what the generator writes no code for."""
 
 
-def generate(compiled: Compiled) -> tuple[str, FastCheck]:
+def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastCheck]:
     """The source of the fast path for a compiled schema, and the function it defines.
 
-    The function returns every error; None when the instance holds something that is not plain
-    JSON, or is deeper than the generated code looks, and the reference walk must answer; or
-    OverBudget when it applied more subschemas in place than its budget.
+    The function returns every error (with ``yes_no``, whether there is none: True or False); None
+    when the instance holds something that is not plain JSON, or is deeper than the generated code
+    looks, and the reference walk must answer; or OverBudget when it spent its work budget (with
+    ``yes_no``, False: the answer would be a ``limit`` error).
     """
     unhandled = sorted(compiled.used - HANDLED_KEYWORDS)
     if unhandled or compiled.dialect != DEFAULT_DIALECT:
@@ -656,24 +720,52 @@ def generate(compiled: Compiled) -> tuple[str, FastCheck]:
         raise NoFastPath("enters schema resources for $dynamicRef or $recursiveRef")
     if compiled.ignored or (compiled.asserts_formats and "format" in compiled.used):
         raise NoFastPath("reads keywords by a meta-schema's vocabularies, or asserts formats")
-    generator = _Generator(compiled)
+    generator = _Generator(compiled, yes_no)
     root = generator.function_for(())
     generator.write_functions()
     generator.drop_needless_entry_check(root)
-    source = generator.source
-    source.line(0, "def validate(instance, limits):")
-    spends = generator.spends
-    # The budget the values known at a glance earn; the rest is counted once that is spent.
-    source.line(1, "errors = Findings.glance(instance, limits)" if spends else "errors = []")
-    source.line(1, "try:")
-    source.line(2, f"{root}(instance, (), errors, 0)")
-    source.line(1, "except (NotPlainJSON, UnicodeError):")
-    source.line(2, "return None")
-    source.line(1, "except OverBudget:")
-    source.line(2, "return OverBudget")
-    source.line(1, "return list(errors)" if spends else "return errors")
+    source, spends = generator.source, generator.spends
+    if yes_no:
+        source.line(0, "def is_valid(instance, limits):")
+        # The budget the values known at a glance earn; the rest is counted once that is spent.
+        source.line(1, "errors = Verdict.glance(instance, limits)" if spends else "errors = Refusing()")
+        source.line(1, "try:")
+        source.line(2, f"return {root}(instance, (), errors, 0)")
+        source.line(1, "except (NotPlainJSON, UnicodeError):")
+        source.line(2, "return None")
+        source.line(1, "except (Failed, OverBudget):")
+        source.line(2, "return False")
+    else:
+        source.line(0, "def validate(instance, limits):")
+        source.line(1, "errors = Findings.glance(instance, limits)" if spends else "errors = []")
+        source.line(1, "try:")
+        source.line(2, f"{root}(instance, (), errors, 0)")
+        source.line(1, "except (NotPlainJSON, UnicodeError):")
+        source.line(2, "return None")
+        source.line(1, "except OverBudget:")
+        source.line(2, "return OverBudget")
+        source.line(1, "return list(errors)" if spends else "return errors")
     text = "\n".join(source.lines) + "\n"
     namespace = dict(source.namespace)
     exec(compile(text, "<toolreg fast path>", "exec"), namespace)
-    fast: FastCheck = namespace["validate"]
+    fast: FastCheck = namespace["is_valid" if yes_no else "validate"]
     return text, fast
+
+
+class Refusing(list[ValidationError]):
+    """The errors of a yes/no answer whose schema counts no steps (a Verdict needs a budget): the
+    reference checks it calls stop at their first error, which raises Failed."""
+
+    __slots__ = ()
+
+    def append(self, error: ValidationError) -> None:
+        raise Failed
+
+
+def passes(function: Callable[..., bool], value: Any, path: Path, errors: Any, depth: int) -> bool:
+    """Whether ``value`` passes a branch's generated function in a yes/no answer, which returns
+    False at its first failure, or raises Failed from a reference check it calls."""
+    try:
+        return function(value, path, errors, depth)
+    except Failed:
+        return False

@@ -49,6 +49,10 @@ __all__ = [
     "OverBudget",
     "spend",
     "spent",
+    "Failed",
+    "Verdict",
+    "run_branch",
+    "FAILED",
     "JSON_TYPES",
     "show",
     "no_check",
@@ -127,22 +131,22 @@ class Findings(list[ValidationError]):
     known: dict[int, int]
     _keys: list[ValueKeys]  # the instance's keys for uniqueItems, made at its first use
 
-    @staticmethod
-    def budget(steps: int, counted_later: tuple[Any, Limits] | None = None) -> Findings:
-        findings = Findings()
+    @classmethod
+    def budget(cls, steps: int, counted_later: tuple[Any, Limits] | None = None) -> Findings:
+        findings = cls()
         findings.left, findings.scope, findings.notes = [steps, counted_later], [], []
         findings.known, findings._keys = {}, []
         return findings
 
-    @staticmethod
-    def glance(instance: Any, limits: Limits) -> Findings:
+    @classmethod
+    def glance(cls, instance: Any, limits: Limits) -> Findings:
         """The fast path's: the budget of the values known at a glance, the rest counted when it is spent."""
         # limits.budget(limits, limits.values_at_a_glance(instance)), without the calls.
         values = 1 + len(instance) if type(instance) is dict or type(instance) is list else 1
-        return Findings.budget(limits.max_work + WORK_PER_VALUE * values, (instance, limits))
+        return cls.budget(limits.max_work + WORK_PER_VALUE * values, (instance, limits))
 
     def scratch(self) -> Findings:
-        found = Findings()
+        found = type(self)()  # a Verdict's branches stop at their first error too
         found.left, found.scope, found.notes = self.left, self.scope, self.notes
         found.known, found._keys = self.known, self._keys
         return found
@@ -155,9 +159,43 @@ class Findings(list[ValidationError]):
         return self._keys[0]
 
 
+class Failed(Exception):
+    """A yes/no answer's first error: the walk stops there (see Verdict)."""
+
+
+class Verdict(Findings):
+    """The errors of a yes/no answer (``is_valid``), which needs none of them: adding the first
+    raises Failed, caught where the errors of a branch are read (see ``run_branch``) or at the top, so
+    the walk stops at the first failure and no error is worded."""
+
+    __slots__ = ()
+
+    def append(self, error: ValidationError) -> None:
+        raise Failed
+
+
+def run_branch(
+    child: Check, instance: Any, path: Path, errors: list[ValidationError]
+) -> list[ValidationError]:
+    """A subschema's errors on a list of their own, on the same budget: a branch of anyOf or oneOf,
+    the schema of not or if, contains's on one item. In a yes/no answer the branch stops at its first
+    error, and the list holds none: it is empty exactly when the branch passed."""
+    found = scratch(errors)
+    try:
+        child(instance, path, found)
+    except Failed:
+        return [FAILED]
+    return found
+
+
+# What stands for the errors of a branch (or a walk) that a yes/no answer stopped at its first: never
+# shown, since the answer keeps no error, but an error all the same, for the code that reads them.
+FAILED = trusted_error("", "", "false", "fails", {})
+
+
 def spend(errors: list[ValidationError], steps: int = 1) -> None:
     """Count steps of work (a subschema applied in place, …); raise OverBudget past the budget."""
-    if type(errors) is Findings:
+    if isinstance(errors, Findings):
         left = errors.left
         left[0] -= steps
         if left[0] < 0:
@@ -182,7 +220,7 @@ def spent(left: list[Any]) -> None:
 
 def scratch(errors: list[ValidationError]) -> list[ValidationError]:
     """A list for a branch's errors, on the same budget."""
-    return errors.scratch() if type(errors) is Findings else []
+    return errors.scratch() if isinstance(errors, Findings) else []
 
 
 class Evaluated:
@@ -213,7 +251,7 @@ class Evaluated:
 
 def noted(errors: list[ValidationError], instance: Any) -> Evaluated | None:
     """The notes of what is evaluated of ``instance``, if a schema applied to it collects them."""
-    notes = errors.notes if type(errors) is Findings else None
+    notes = errors.notes if isinstance(errors, Findings) else None
     if notes and notes[-1].instance is instance:
         return notes[-1]
     return None
@@ -646,9 +684,7 @@ def _contains(value: Any, site: Site) -> Check:
         spend(errors, len(instance))
         matching = []
         for index, item in enumerate(instance):
-            found = scratch(errors)
-            child(item, path + (index,), found)
-            if not found:
+            if not run_branch(child, item, path + (index,), errors):
                 matching.append(index)
         if notes_matches and (notes := noted(errors, instance)) is not None:
             notes.found.update(matching)
@@ -766,7 +802,7 @@ def _unique_items(value: Any, site: Site) -> Check:
         if not isinstance(instance, list):
             return
         spend(errors, len(instance))  # one step for each item compared
-        keys = errors.keys() if type(errors) is Findings else ValueKeys()
+        keys = errors.keys() if isinstance(errors, Findings) else ValueKeys()
         seen: dict[Any, list[int]] = {}
         for index, item in enumerate(instance):
             seen.setdefault(keys.key(item), []).append(index)
@@ -867,8 +903,7 @@ def _property_names(value: Any, site: Site) -> Check:
             return
         spend(errors, len(instance))
         for name in instance:
-            found = scratch(errors)
-            child(name, path, found)
+            found = run_branch(child, name, path, errors)
             # The error stands at the object, as jsonschema places it; the name says which one.
             for error in found:
                 hidden = error.masked()
@@ -1265,8 +1300,7 @@ def _branch_errors(
     outcomes = []
     for branch in branches:
         spend(errors)
-        found = scratch(errors)
-        branch(instance, path, found)
+        found = run_branch(branch, instance, path, errors)
         outcomes.append(found)
         if until_one and not found:
             break
@@ -1295,6 +1329,12 @@ class BranchCheck:
     def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
         until_one = self.until_one and noted(errors, instance) is None
         outcomes = _branch_errors(self.branches, instance, path, errors, until_one=until_one)
+        if isinstance(errors, Verdict):
+            # A yes/no answer needs no words: anyOf fails when none passes, oneOf unless one does.
+            passed = sum(not found for found in outcomes)
+            if passed == 0 or (passed > 1 and not self.until_one):
+                raise Failed
+            return
         error = self.judge(path, outcomes, instance)
         if error is not None:
             errors.append(error)
@@ -1343,9 +1383,7 @@ def _not(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         spend(errors)
-        found = scratch(errors)
-        child(instance, path, found)
-        if not found:
+        if not run_branch(child, instance, path, errors):
             errors.append(deferred_error(site, path, None))
 
     return check
@@ -1420,17 +1458,13 @@ def _if(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         spend(errors)
-        found = scratch(errors)
-        condition(instance, path, found)
-        held = not found
+        held = not run_branch(condition, instance, path, errors)
         branch = then if held else otherwise
         if branch is None:
             return
         spend(errors)
         because = "it matches" if held else "it does not match"
-        outcome = scratch(errors)
-        branch(instance, path, outcome)
-        for error in outcome:
+        for error in run_branch(branch, instance, path, errors):
             hidden = error.masked()
             errors.append(
                 trusted_error(

@@ -37,7 +37,7 @@ def _entering(resource: str, checks: list[Check]) -> Check:
     """``checks``, run with ``resource`` entered: a ``$dynamicRef`` below looks there (outermost first)."""
 
     def in_resource(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        scope = errors.scope if type(errors) is Findings else []
+        scope = errors.scope if isinstance(errors, Findings) else []
         scope.append(resource)
         try:
             for check in checks:
@@ -57,7 +57,7 @@ def _followed(target: Callable[[list[ValidationError]], tuple[Check, str | None]
     def follow(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         spend(errors)
         check, resource = target(errors)
-        if type(errors) is not Findings:
+        if not isinstance(errors, Findings):
             check(instance, path, errors)
             return
         around = noted(errors, instance) if annotates else None
@@ -352,7 +352,7 @@ class _Compiler:
 
         def choose(errors: list[ValidationError]) -> tuple[Check, str | None]:
             chosen = start
-            for uri in errors.scope if type(errors) is Findings else ():
+            for uri in errors.scope if isinstance(errors, Findings) else ():
                 if uri in anchors:
                     chosen = anchors[uri]
                     break
@@ -699,7 +699,7 @@ class _Annotating:
 
     def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
         # Every list is the validation's Findings here (the fast path hands these over with its own).
-        findings = errors if type(errors) is Findings else Findings.budget(0)
+        findings = errors if isinstance(errors, Findings) else Findings.budget(0)
         opened = None
         if self.last and isinstance(instance, (dict, list)):
             opened, before = Evaluated(instance), len(errors)

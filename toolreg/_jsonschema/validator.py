@@ -8,7 +8,7 @@ from typing import Any
 
 from .codegen import FastCheck, NoFastPath, generate
 from .errors import OK, Result, ValidationError, trusted_error
-from .keywords import Findings, OverBudget
+from .keywords import FAILED, Failed, Findings, OverBudget, Verdict
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
@@ -42,6 +42,7 @@ class Validator:
         "_limits",
         "_source",
         "_fast",
+        "_valid",
         "_key",
         "_walked",
         "__weakref__",
@@ -64,6 +65,7 @@ class Validator:
         self._limits = compiled.limits if compiled is not None else limits
         self._source: str | None = None
         self._fast: FastCheck | None = None
+        self._valid: FastCheck | None = None
         self._key: Any = None
         self._walked = 0
 
@@ -164,39 +166,73 @@ class Validator:
         return _walk(self._compiled_schema(), instance) or OK
 
     def is_valid(self, instance: Any) -> bool:
-        """True when :meth:`validate` would return ``Ok``."""
-        return not self.validate(instance)
+        """True when :meth:`validate` would return ``Ok``, found without collecting the errors:
+        each path stops at the first failure (a yes/no answer of its own, generated like the fast
+        path, on first use once the validator has one). Having done no more work than
+        :meth:`validate`, it answers False wherever that would run out of the work budget, and can
+        answer True where that runs out on the errors of branches a valid value does not take."""
+        check = self._valid
+        if check is None:
+            if self._fast is None and self._walked < WALKED_VALUES:
+                errors, values = _walk_counted(self._compiled_schema(), instance, Verdict)
+                self._walked += max(values, 1)
+                return not errors
+            check = self._build_yes_no()
+        try:
+            answer = check(instance, self._limits)
+        except (RecursionError, RuntimeError):
+            answer = None  # as in validate: the reference walk answers
+        if type(answer) is bool:
+            return answer
+        # A value that is not plain JSON, or deeper than the code looks: the reference walk, stopping
+        # at its first error.
+        return not _walk(self._compiled_schema(), instance, Verdict)
+
+    def _build_yes_no(self) -> FastCheck:
+        if self._valid is None:
+            try:
+                self._valid = generate(self._compiled_schema(), yes_no=True)[1]
+            except (NoFastPath, SyntaxError, RecursionError, MemoryError):
+                self._valid = self._reference_only
+        return self._valid
 
 
-def _walk(compiled: Compiled, instance: Any) -> list[ValidationError]:
-    return _walk_counted(compiled, instance)[0]
+def _walk(compiled: Compiled, instance: Any, answer: type[Findings] = Findings) -> list[ValidationError]:
+    return _walk_counted(compiled, instance, answer)[0]
 
 
-def _walk_counted(compiled: Compiled, instance: Any) -> tuple[list[ValidationError], int]:
-    """The reference walk's errors, and how many values the instance holds."""
+def _walk_counted(
+    compiled: Compiled, instance: Any, answer: type[Findings] = Findings
+) -> tuple[list[ValidationError], int]:
+    """The reference walk's errors, and how many values the instance holds. With ``answer`` a
+    :class:`Verdict` the walk stops at its first error, and returns one that stands for them all."""
     limit = compiled.limits.max_depth
     problems, values, exact = survey(instance, limit)
     if problems:
         # Schema keywords only speak of JSON values within the limits, so these come alone.
         return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems], values
-    return _checked(compiled, instance, values, exact), values
+    return _checked(compiled, instance, values, exact, answer), values
 
 
-def _checked(compiled: Compiled, instance: Any, values: int, exact: bool) -> list[ValidationError]:
+def _checked(
+    compiled: Compiled, instance: Any, values: int, exact: bool, answer: type[Findings] = Findings
+) -> list[ValidationError]:
     limit = compiled.limits.max_depth
     if not exact:
         # Subclasses (an OrderedDict, an IntEnum, or a hostile one overriding __iter__ or __eq__) are
         # read once with the built-in types' own methods; the checks then see plain values only.
         with contextlib.suppress(RecursionError):
             instance = plain_copy(instance)
-    errors = Findings.budget(budget(compiled.limits, values))
+    errors = answer.budget(budget(compiled.limits, values))
     try:
         try:
             compiled.checks[""](instance, (), errors)
         except RuntimeError:
             # Another thread changed a container while we read it: judge one copy, taken whole.
-            errors = Findings.budget(budget(compiled.limits, values))
+            errors = answer.budget(budget(compiled.limits, values))
             compiled.checks[""](plain_copy(instance), (), errors)
+    except Failed:
+        return [FAILED]
     except OverBudget:
         return [_over_budget(compiled.limits, values)]
     except RecursionError:
