@@ -1,6 +1,7 @@
 """What the API promises, held to the letter: one result convention, snapshots nobody can change,
 records and exceptions that keep their word, masking that repeats nothing, and the registry's lifecycle."""
 
+import collections
 import json
 import pickle
 import string
@@ -124,6 +125,30 @@ def test_check_raises_with_every_error():
         registry.check("nope", {})
     with pytest.raises(toolreg.UnknownToolError):
         registry.is_valid("nope", {})
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [SCHEMA, {}, True, {"properties": {"a": {"type": "integer"}}}, {"type": ["object", "null"]}],
+    ids=["read_file", "empty", "true", "no-type", "object-or-null"],
+)
+def test_is_valid_answers_as_validate_does_for_a_tool(schema):
+    # It stops at the first failure, and a tool's arguments are an object whatever the schema says.
+    registry = toolreg.ToolRegistry()
+    registry.register("t", schema, accept_any)
+    calls = [
+        *BAD_CALLS,
+        {},
+        {"path": "notes.txt"},
+        {"a": 1},
+        {"a": "1"},
+        None,
+        [],
+        "{}",
+        collections.OrderedDict(a=1),
+    ]
+    for args in calls:
+        assert registry.is_valid("t", args) is (not registry.validate("t", args)), args
 
 
 # -- snapshots nobody can change ---------------------------------------------------------------
