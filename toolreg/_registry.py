@@ -411,8 +411,15 @@ class Registry:
         return validate(args)
 
     def is_valid(self, name: str, args: Any) -> bool:
-        """True when ``args`` fits the tool's schema."""
-        return not self.validate(name, args)
+        """True when ``args`` fits the tool's schema, as :meth:`validate` would find; it stops at the
+        first failure rather than collecting every error (see ``Validator.is_valid``)."""
+        try:
+            validator = self._records[name].validator
+        except (KeyError, TypeError):
+            raise UnknownToolError(name) from None
+        if not isinstance(args, dict) and self._validators[name] != validator.validate:
+            return False  # a schema without a type is held to objects (see _objects_only)
+        return validator.is_valid(args)
 
     def check(self, name: str, args: Any) -> None:
         """Return quietly when ``args`` fits; else raise InvalidArgumentsError carrying ``errors``."""
