@@ -232,6 +232,8 @@ class _Generator:
         # no error is made and no path is kept, and the reference checks it calls stop at their
         # first error (keywords.Verdict).
         self.yes_no = yes_no
+        # Whether the code calls a reference check, which needs a list for its errors.
+        self.calls_checks = False
         # Whether the code counts work steps: only where the reference walk could spend more than the
         # allowance for each value, that is with a subschema applied in place or patternProperties
         # (see keywords.spend); elsewhere it never runs out, and neither path counts.
@@ -304,6 +306,7 @@ class _Generator:
         first raises Failed)."""
         check = self.source.constant(self.compiled.keyword_checks[node.pointer, keyword])
         self.source.line(depth, f"{check}({value}, {self.path(path)}, errors)")
+        self.calls_checks = True
 
     def fail(self, node: Node, keyword: str, kept: str, path: list[str], depth: int) -> None:
         """Append the error of a keyword found failing, keeping what its reference check keeps: the
@@ -350,6 +353,7 @@ class _Generator:
             whole = self.source.constant(self.compiled.checks[node.pointer])
             line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             line(depth, f"{whole}({value}, {self.path(path)}, errors)")
+            self.calls_checks = True
             return
         kind = self.source.fresh("t")
         line(depth, f"{kind} = type({value})")
@@ -728,7 +732,9 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
     if yes_no:
         source.line(0, "def is_valid(instance, limits):")
         # The budget the values known at a glance earn; the rest is counted once that is spent.
-        source.line(1, "errors = Verdict.glance(instance, limits)" if spends else "errors = Refusing()")
+        # Code that counts no steps and calls no reference check needs no list at all.
+        errors = "Refusing()" if generator.calls_checks else "None"
+        source.line(1, "errors = Verdict.glance(instance, limits)" if spends else f"errors = {errors}")
         source.line(1, "try:")
         source.line(2, f"return {root}(instance, (), errors, 0)")
         source.line(1, "except (NotPlainJSON, UnicodeError):")
