@@ -95,6 +95,11 @@ def _cap(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+def _resident_megabytes() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
+
+
 def _shown(errors: Any) -> list[list[str]]:
     return [[error.path, error.keyword] for error in errors]
 
@@ -106,6 +111,7 @@ def answers(name: str) -> dict[str, Any]:
     validator, unused = toolreg.compile(schema), toolreg.compile(schema)
     prepared = toolreg.compile(schema).prepare()
     _cap(MEGABYTES)
+    resident = _resident_megabytes()
     found: dict[str, Any] = {}
     seconds: dict[str, float] = {}
     for path, answer in (
@@ -118,7 +124,8 @@ def answers(name: str) -> dict[str, Any]:
         started = time.perf_counter()
         found[path] = answer()
         seconds[path] = round(time.perf_counter() - started, 3)
-    return {"answers": found, "seconds": seconds}
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+    return {"answers": found, "seconds": seconds, "megabytes": round(peak - resident, 1)}
 
 
 if __name__ == "__main__":

@@ -31,10 +31,17 @@ class Limits:
     ``allow_backtracking_patterns``: a ``pattern`` that only the backtracking engine can run and
     whose time cannot be shown linear in the string (``(?=x)\\d*\\d*y``) is refused unless this is
     set; see ``regex.backtracking_risk``.
-    ``max_work``: how many subschemas one validation may apply in place (each branch of ``allOf``,
-    ``anyOf``, ``oneOf``, ``not``, each ``$ref`` followed) beyond :data:`WORK_PER_VALUE` for each value
-    in the instance; past it the answer is one ``limit`` error. A ``$ref`` graph that branches at
-    every step would otherwise take exponential time on one small value.
+    ``max_work``: how many steps of work one validation may take beyond :data:`WORK_PER_VALUE` for
+    each value in the instance; past it the answer is one ``limit`` error (``is_valid``: False). A
+    step is each subschema applied in place (a branch of ``allOf``, ``anyOf`` or ``oneOf``, the
+    schema of ``not``, ``if``, ``then``, ``else`` or ``dependentSchemas``, each ``$ref`` or
+    ``$dynamicRef`` followed); each item or property name a keyword goes through (``items``,
+    ``prefixItems``, ``contains``, ``uniqueItems``, ``additionalProperties``, ``propertyNames``,
+    ``unevaluatedItems``, ``unevaluatedProperties``); each pattern of ``patternProperties`` tried on
+    each name, and for ``additionalProperties`` beside it; and each array or object ``enum`` or
+    ``const`` compares. Both paths spend them at the same places. A ``$ref`` graph that branches at
+    every step, or a thousand branches each going through a long array, would otherwise take time
+    exponential in, or the product of, the schema's size and the instance's.
     A field out of range raises :class:`~toolreg.LimitsError`.
     """
 
