@@ -195,9 +195,6 @@ class _Compiler:
         else:  # the schema's JSON text names no identifier, anchor or reference: nothing to index
             self.bases[()], self.resource_roots[""] = ROOT_URI, ROOT_URI
         self.checks: dict[str, Check] = {}
-        # Each schema object's keywords' checks in order, by pointer, with the pointer of each schema
-        # it applies in place through allOf or $ref where that one's check would be: see _Chain.
-        self.plans: dict[str, tuple[Check | str, ...]] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
@@ -590,9 +587,23 @@ class _Compiler:
         hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
         raise SchemaError(f"unknown keyword {keyword!r}{hint}", schema_path=pointer, keyword=keyword)
 
+    def _plan_entering(
+        self, schema: dict[str, Any], location: Path, pointer: str, present: list[str]
+    ) -> tuple[Check | str, ...]:
+        """The keywords' checks in order, with the pointer of each schema that allOf or $ref applies
+        in place where their checks would be (see _Chain)."""
+        plan: list[Check | str] = []
+        for keyword in present:
+            if keyword == "allOf":
+                plan.extend(f"{pointer}/allOf/{index}" for index in range(len(schema["allOf"])))
+            elif keyword == "$ref":
+                plan.append(to_pointer(self.ref_targets[to_pointer(location + ("$ref",))]))
+            elif self.keyword_checks[pointer, keyword] is not no_check:
+                plan.append(self.keyword_checks[pointer, keyword])
+        return tuple(plan)
+
     def _compile_new(self, schema: Any, location: Path, pointer: str) -> Check:
         if schema is True:
-            self.plans[pointer] = ()
             return no_check
         if schema is False:
             at = to_pointer(location)
@@ -602,7 +613,6 @@ class _Compiler:
                 masked: Masked | None = None if hidden is None else (hidden, message, {})
                 errors.append(trusted_error(here, at, "false", message, {}, masked))
 
-            self.plans[pointer] = (reject,)
             return reject
         if not isinstance(schema, dict):
             raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
@@ -619,28 +629,21 @@ class _Compiler:
         if len(present) > 1:
             # Each keyword in the table's order, whatever the order of the schema's keys.
             present.sort(key=self.order.__getitem__)
+        annotates, chains = self.annotates, self.chains
         notes: list[Note] = []
         last: list[Check] = []  # unevaluatedItems and unevaluatedProperties, which read the notes
-        plan: list[Check | str] = []
         for keyword in present:
             site = Site(keyword, location, schema, self, pointer)
             check = self.keywords[keyword].build(schema[keyword], site)
             self.keyword_checks[pointer, keyword] = check
-            if self.annotates and keyword in _UNEVALUATED:
+            if annotates and keyword in _UNEVALUATED:
                 last.append(check)
             elif check is not no_check:
                 checks.append(check)
-            if self.annotates and keyword in NOTES:
+            if annotates and keyword in NOTES:
                 notes.append(NOTES[keyword](site))
-            if self.chains and keyword == "allOf":
-                plan.extend(f"{pointer}/allOf/{index}" for index in range(len(schema["allOf"])))
-            elif self.chains and keyword == "$ref":
-                plan.append(to_pointer(self.ref_targets[to_pointer(location + ("$ref",))]))
-            elif check is not no_check:
-                plan.append(check)
-        self.plans[pointer] = tuple(plan)
-        if any(type(step) is str for step in plan):
-            return _Chain(self.plans[pointer], self.plans)
+        if chains and ("allOf" in present or "$ref" in present):
+            return _Chain(self._plan_entering(schema, location, pointer, present), self.checks)
         resource = self.resource_roots.get(pointer) if self.dynamic else None
         if notes or last:
             return _Annotating(checks, notes, last, resource)
@@ -660,26 +663,32 @@ class _Compiler:
 
 class _Chain:
     """The check of a schema object that applies others to its value in place through allOf or $ref,
-    in a schema without $dynamicRef or unevaluated*: it runs their keywords' checks in its own loop,
-    with a stack of its own, rather than calling their checks, so a chain of them costs no Python
-    stack however long; only the instance's nesting does. Each one entered spends a step, as the
-    call would, and the errors come in the same order."""
+    in a schema without $dynamicRef or unevaluated*: ``plan`` is its keywords' checks in order, with
+    the pointer of each schema it applies in place where that one's check would be. It runs them in
+    its own loop, with a stack of its own, entering the plan of each such schema that is a chain too
+    rather than calling its check, so a chain of them costs no Python stack however long; only the
+    instance's nesting does. Each one entered spends a step, as the call would, and the errors come
+    in the same order."""
 
-    __slots__ = ("plan", "plans")
+    __slots__ = ("plan", "checks")
 
-    def __init__(self, plan: tuple[Check | str, ...], plans: dict[str, tuple[Check | str, ...]]) -> None:
-        self.plan, self.plans = plan, plans
+    def __init__(self, plan: tuple[Check | str, ...], checks: dict[str, Check]) -> None:
+        self.plan, self.checks = plan, checks
 
     def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        plans = self.plans
+        checks = self.checks
         pending = [iter(self.plan)]
         while pending:
             for step in pending[-1]:
                 if type(step) is str:
                     spend(errors)
-                    pending.append(iter(plans[step]))
-                    break
-                step(instance, path, errors)  # type: ignore[operator]
+                    target = checks[step]
+                    if type(target) is _Chain:
+                        pending.append(iter(target.plan))
+                        break
+                    target(instance, path, errors)
+                else:
+                    step(instance, path, errors)  # type: ignore[operator]
             else:
                 pending.pop()
 
