@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import toolreg
 import toolreg._jsonschema.keywords
+import toolreg._jsonschema.validator
 from tests import accept_any
 from toolreg._cli import main
 from toolreg._jsonschema.regex import _RE2_OPTIONS, Pattern, backtracking_risk, to_re2
@@ -774,6 +775,7 @@ def fan_out(branch, times=200):
         (fan_out({"items": {"type": "integer"}}), list(range(40))),
         (fan_out({"prefixItems": [{}, {}], "items": {}}), list(range(40))),
         (fan_out({"prefixItems": [{}, {}, {}]}), [1, 2]),
+        (fan_out({"prefixItems": [{"allOf": [{}]}, {}], "items": {"not": False}}), list(range(40))),
         (fan_out({"contains": {"const": 3}}), list(range(40))),
         (fan_out({"uniqueItems": True}), [[index] for index in range(40)]),
         (fan_out({"additionalProperties": {"type": "integer"}}), {f"k{index}": index for index in range(40)}),
@@ -786,14 +788,22 @@ def fan_out(branch, times=200):
         (fan_out({"$ref": "#/$defs/row"}) | {"$defs": {"row": {"items": {"anyOf": [{"type": "null"}, {}]}}}},
          [1] * 9),
     ],
-    ids=["items", "prefixItems+items", "prefixItems", "contains", "uniqueItems", "additionalProperties",
+    ids=["items", "prefixItems+items", "prefixItems", "counting-themselves", "contains", "uniqueItems",
+         "additionalProperties",
          "additionalProperties-false", "patternProperties", "propertyNames", "enum", "const",
          "unevaluatedItems", "ref-anyOf"],
 )  # fmt: skip
-def test_both_paths_count_the_same_steps(schema, instance):
-    # The least max_work at which the reference walk answers: one less is one limit error on both paths.
+def test_both_paths_count_the_same_steps(schema, instance, monkeypatch):
+    # The least max_work at which the reference walk answers: one less is one limit error on both
+    # paths, and (the instance being valid) is_valid's answer turns there too, on both of its paths.
     def over(max_work, path):
         validator = toolreg.compile(schema, limits={"max_work": max_work})
+        if path == "is_valid, generated":
+            return not validator.prepare().is_valid(instance)
+        if path == "is_valid, walked":
+            with monkeypatch.context() as patch:
+                patch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", 10**9)
+                return not validator.is_valid(instance)
         answer = validator.validate_reference if path == "reference" else validator.prepare().validate
         return [error.keyword for error in answer(instance)] == ["limit"]
 
@@ -802,7 +812,8 @@ def test_both_paths_count_the_same_steps(schema, instance):
     while high - low > 1:
         middle = (low + high) // 2
         low, high = (middle, high) if over(middle, "reference") else (low, middle)
-    assert over(low, "fast path") and not over(high, "fast path")
+    for path in ("fast path", "is_valid, generated", "is_valid, walked"):
+        assert over(low, path) and not over(high, path), path
 
 
 def hops_per_level(levels, hops):

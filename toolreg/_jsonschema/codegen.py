@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ValidationError, deferred_error
-from .keywords import BranchCheck, Failed, Findings, OverBudget, Path, Site, Verdict, spent
+from .keywords import BranchCheck, Failed, Findings, OverBudget, Path, Site, Verdict, counts_itself, spent
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
 from .regex import SHORT
@@ -116,16 +116,16 @@ class NotPlainJSON(Exception):
     """Raised by generated code on a value it cannot vouch for; the reference walk takes over."""
 
 
-def plain_json(value: Any, levels: int, known: dict[int, int] | None = None) -> bool:
+def plain_json(value: Any, levels: int, findings: Findings | None = None) -> bool:
     """True when ``value`` is JSON made of exact built-in types, finite floats and string keys,
     with containers nested at most ``levels`` deep.
 
-    ``known`` (one validation's) holds how deep each array and object found plain nests, by identity,
-    so that none is walked again: at each level of a recursive schema, or for each of many subschemas
-    applied to it in place, that would cost the size of the value each time.
+    With ``findings``, its memo holds how deep each array and object found plain nests, so that none
+    is walked again: at each level of a recursive schema, or for each of many subschemas applied to
+    it in place, that would cost the size of the value each time.
     """
-    if known is not None:
-        return _plain_depth(value, levels, known) >= 0
+    if findings is not None:
+        return _plain_depth(value, levels, findings.memo().plain) >= 0
     kind = type(value)
     if kind in _SCALARS:
         return True
@@ -293,8 +293,8 @@ class _Generator:
     def plain(self, value: str, path: list[str]) -> str:
         """The test that ``value`` is plain JSON within the depth left; where steps are counted, with
         the validation's record of the values found plain, so that none is walked twice."""
-        known = ", errors.known" if self.spends else ""
-        return f"plain({value}, {self.levels(path)}{known})"
+        memo = ", errors" if self.spends else ""
+        return f"plain({value}, {self.levels(path)}{memo})"
 
     def path(self, path: list[str]) -> str:
         """The path as an expression, evaluated only when an error is reported; a yes/no answer
@@ -595,23 +595,25 @@ class _Generator:
         if {"minItems", "maxItems", "prefixItems"} & plan.keys() or items_false:
             line(depth, f"{length} = len({value})")
         self.emit_size_bounds(node, value, path, depth, ("minItems", "maxItems"), length)
-        # prefixItems and items: one step for each item, where and as the reference checks spend it.
-        if self.spends and "prefixItems" in plan:
-            self.spend(depth, f"min({length}, {len(plan['prefixItems'])})")
+        # prefixItems and items: one step for each item whose schema does not count itself (see
+        # keywords.counts_itself), as the reference checks spend them.
         if plan.get("uniqueItems") is True:
             self.report(node, "uniqueItems", value, path, depth)
         prefix = plan.get("prefixItems", ())
         for index, location in enumerate(prefix):
             item = self.source.fresh("x")
             line(depth, f"if {length} > {index}:")
+            if self.spends and not counts_itself(self.compiled.schema_at(location)):
+                self.spend(depth + 1)
             line(depth + 1, f"{item} = {value}[{index}]")
             self.emit(location, item, [*path, str(index)], depth + 1)
         start = len(prefix)
         items = self.compiled.node(plan["items"]) if "items" in plan else None
-        if self.spends and items is not None and not items_false and start:
+        counted = self.spends and items is not None and not items_false
+        if counted and not counts_itself(self.compiled.schema_at(plan["items"])) and start:
             line(depth, f"if {length} > {start}:")
             self.spend(depth + 1, f"{length} - {start}")
-        elif self.spends and items is not None and not items_false:
+        elif counted and not counts_itself(self.compiled.schema_at(plan["items"])):
             self.spend(depth, f"len({value})")
         if items_false and self.yes_no:
             line(depth, f"if {length} > {start}: return False")
@@ -680,10 +682,11 @@ class _Generator:
         line, plan = self.source.line, node.keywords
         known = self.source.constant(frozenset(name for name, _ in plan.get("properties", ())))
         extra = self.compiled.node(plan["additionalProperties"]) if "additionalProperties" in plan else None
-        if self.spends and extra is not None:
-            self.spend(depth, f"len({value})")  # one step for each name looked at
         if extra is not None and extra.boolean is False and self.yes_no:
-            line(depth, f"if not {known}.issuperset({value}): return False")
+            line(depth, f"if not {known}.issuperset({value}):")
+            if self.spends:
+                self.spend(depth + 1, f"len({value}.keys() - {known})")  # as the reference check would
+            line(depth + 1, "return False")
             return
         if extra is not None and extra.boolean is False:
             key = self.source.fresh("k")
@@ -701,6 +704,8 @@ class _Generator:
         if extra is None:
             line(depth + 2, f"if not {self.plain(item, [*path, key])}: raise NotPlainJSON")
             return
+        if self.spends:
+            self.spend(depth + 2)  # one step for each name it applies its schema to
         # The name is the instance's, not the schema's: a masked error hides it.
         self.emit(extra.location, item, [*path, f"K({key})"], depth + 2)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import operator
 import re
@@ -46,9 +47,11 @@ __all__ = [
     "Compiler",
     "BranchCheck",
     "Findings",
+    "Memo",
     "OverBudget",
     "spend",
     "spent",
+    "counts_itself",
     "Failed",
     "Verdict",
     "run_branch",
@@ -112,30 +115,39 @@ class OverBudget(Exception):
     """One validation applied more subschemas in place than ``Limits.max_work`` allows."""
 
 
-class Findings(list[ValidationError]):
-    """The errors of one validation, and what is left of its work budget, shared with every list
-    of branch errors made from it.
+class Memo:
+    """What one validation remembers of its instance, made when first needed: how deep each array
+    and object the fast path found plain JSON nests, by identity (see ``codegen.plain_json``), and
+    the keys of its values (see ``values.ValueKeys``), so that neither is worked out twice."""
 
-    ``left`` is the steps left, then what the instance may still earn: the fast path starts with
-    the budget its values known at a glance earn (see ``limits.values_at_a_glance``) and the instance
-    and limits to count the rest by, once, when that is spent.
+    __slots__ = ("plain", "keys")
+
+    def __init__(self) -> None:
+        self.plain: dict[int, int] = {}
+        self.keys = ValueKeys()
+
+
+class Findings(list[ValidationError]):
+    """The errors of one validation, and what it shares with every list of branch errors made from
+    it: ``left``, the steps left of its work budget, what the instance may still earn, and its
+    :class:`Memo`; the resources entered and the notes taken.
+
+    The fast path starts with the budget its values known at a glance earn (see
+    ``limits.values_at_a_glance``), with the instance and limits to count the rest by, once, when
+    that is spent (see ``spent``).
     """
 
-    __slots__ = ("left", "scope", "notes", "known", "_keys")
-    left: list[Any]
+    __slots__ = ("left", "scope", "notes")
+    left: list[Any]  # [steps left, (instance, limits) to count later or None, Memo or None]
     # The schema resources the walk has entered, outermost first: where "$dynamicRef" looks.
     scope: list[str]
     # What is evaluated of the values whose schemas hold unevaluated*, innermost last (see Evaluated).
     notes: list[Evaluated]
-    # How deep each array and object the fast path found plain nests, by identity (codegen.plain_json).
-    known: dict[int, int]
-    _keys: list[ValueKeys]  # the instance's keys for uniqueItems, made at its first use
 
     @classmethod
     def budget(cls, steps: int, counted_later: tuple[Any, Limits] | None = None) -> Findings:
         findings = cls()
-        findings.left, findings.scope, findings.notes = [steps, counted_later], [], []
-        findings.known, findings._keys = {}, []
+        findings.left, findings.scope, findings.notes = [steps, counted_later, None], [], []
         return findings
 
     @classmethod
@@ -143,20 +155,22 @@ class Findings(list[ValidationError]):
         """The fast path's: the budget of the values known at a glance, the rest counted when it is spent."""
         # limits.budget(limits, limits.values_at_a_glance(instance)), without the calls.
         values = 1 + len(instance) if type(instance) is dict or type(instance) is list else 1
-        return cls.budget(limits.max_work + WORK_PER_VALUE * values, (instance, limits))
+        findings = cls()
+        findings.left = [limits.max_work + WORK_PER_VALUE * values, (instance, limits), None]
+        findings.scope, findings.notes = [], []
+        return findings
 
     def scratch(self) -> Findings:
         found = type(self)()  # a Verdict's branches stop at their first error too
         found.left, found.scope, found.notes = self.left, self.scope, self.notes
-        found.known, found._keys = self.known, self._keys
         return found
 
-    def keys(self) -> ValueKeys:
-        """The keys of this validation's values, shared by every level: an array at each level of a
-        recursive schema is keyed once, not once for each ``uniqueItems`` above it."""
-        if not self._keys:
-            self._keys.append(ValueKeys())
-        return self._keys[0]
+    def memo(self) -> Memo:
+        """This validation's memo, shared by every level of the walk."""
+        memo: Memo | None = self.left[2]
+        if memo is None:
+            memo = self.left[2] = Memo()
+        return memo
 
 
 class Failed(Exception):
@@ -191,6 +205,16 @@ def run_branch(
 # What stands for the errors of a branch (or a walk) that a yes/no answer stopped at its first: never
 # shown, since the answer keeps no error, but an error all the same, for the code that reads them.
 FAILED = trusted_error("", "", "false", "fails", {})
+
+
+# Keywords that spend a step each time their schema object is applied to a value.
+_SPENDS_ITSELF = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if"})
+
+
+def counts_itself(schema: Any) -> bool:
+    """Whether applying ``schema`` spends a step already (it applies a subschema in place), so that
+    ``items`` or ``prefixItems`` applying it to an item need not spend one more for the item."""
+    return isinstance(schema, dict) and not _SPENDS_ITSELF.isdisjoint(schema)
 
 
 def spend(errors: list[ValidationError], steps: int = 1) -> None:
@@ -736,10 +760,11 @@ def _legacy_items(value: Any, site: Site) -> Check:
     if isinstance(value, list):
         return _prefix_items(value, site)
     child = site.subschema(value)
+    per_item = 0 if counts_itself(value) else 1
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
-            spend(errors, len(instance))
+            spend(errors, per_item * len(instance))
             for index, item in enumerate(instance):
                 child(item, path + (index,), errors)
 
@@ -802,7 +827,8 @@ def _unique_items(value: Any, site: Site) -> Check:
         if not isinstance(instance, list):
             return
         spend(errors, len(instance))  # one step for each item compared
-        keys = errors.keys() if isinstance(errors, Findings) else ValueKeys()
+        # An array at each level of a recursive schema is keyed once, not once for each level above.
+        keys = errors.memo().keys if isinstance(errors, Findings) else ValueKeys()
         seen: dict[Any, list[int]] = {}
         for index, item in enumerate(instance):
             seen.setdefault(keys.key(item), []).append(index)
@@ -821,10 +847,12 @@ def _unique_items_words(site: Site, duplicates: tuple[tuple[int, ...], ...]) -> 
 def _prefix_items(value: Any, site: Site) -> Check:
     """The first items of an array match the schemas at the same positions."""
     children = site.schemas(value, in_place=False)
+    # Steps for the first n positions: one for each whose schema does not count itself.
+    steps = [0, *itertools.accumulate(0 if counts_itself(schema) else 1 for schema in value)]
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
-            spend(errors, min(len(instance), len(children)))
+            spend(errors, steps[min(len(instance), len(children))])
             for index, (item, child) in enumerate(zip(instance, children, strict=False)):
                 child(item, path + (index,), errors)
 
@@ -850,10 +878,11 @@ def _items_after(start: int, value: Any, site: Site) -> Check:
 
         return check_none_after
     child = site.subschema(value)
+    per_item = 0 if counts_itself(value) else 1
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list) and len(instance) > start:
-            spend(errors, len(instance) - start)
+            spend(errors, per_item * (len(instance) - start))
             for index in range(start, len(instance)):
                 child(instance[index], path + (index,), errors)
 
@@ -943,22 +972,27 @@ def _additional_properties(value: Any, site: Site) -> Check:
     patterned = site.schema.get("patternProperties")
     searches = [Pattern(source).search for source in patterned] if isinstance(patterned, dict) else []
 
-    def extra_names(instance: dict[str, Any]) -> list[str]:
+    def extra_names(instance: dict[str, Any], errors: list[ValidationError]) -> list[str]:
+        # One step for each pattern that may be tried on each name, spent before they are tried; then
+        # one for each name it applies to or reports. (A name it knows costs a lookup, and an object of
+        # known names is no longer than the schema's list of them.)
         if not searches:
-            return [name for name in instance if name not in known]
-        return [
-            name for name in instance if name not in known and not any(search(name) for search in searches)
-        ]
-
-    # One step for each name looked at, and one for each pattern that may be tried on it, spent before.
-    steps = 1 + len(searches)
+            extra = [name for name in instance if name not in known]
+        else:
+            spend(errors, len(searches) * len(instance))
+            extra = [
+                name
+                for name in instance
+                if name not in known and not any(search(name) for search in searches)
+            ]
+        spend(errors, len(extra))
+        return extra
 
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
         def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
             if isinstance(instance, dict):
-                spend(errors, steps * len(instance))
-                extra = extra_names(instance)
+                extra = extra_names(instance, errors)
                 if extra:
                     errors.append(deferred_error(site, path, tuple(extra)))
 
@@ -967,8 +1001,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            spend(errors, steps * len(instance))
-            for name in extra_names(instance):
+            for name in extra_names(instance, errors):
                 child(instance[name], path + (InstanceKey(name),), errors)
 
     return check
