@@ -35,11 +35,11 @@ class Limits:
     each value in the instance; past it the answer is one ``limit`` error (``is_valid``: False). A
     step is each subschema applied in place (a branch of ``allOf``, ``anyOf`` or ``oneOf``, the
     schema of ``not``, ``if``, ``then``, ``else`` or ``dependentSchemas``, each ``$ref`` or
-    ``$dynamicRef`` followed); each item or property name a keyword goes through (``items``,
-    ``prefixItems``, ``contains``, ``uniqueItems``, ``additionalProperties``, ``propertyNames``,
-    ``unevaluatedItems``, ``unevaluatedProperties``); each pattern of ``patternProperties`` tried on
-    each name, and for ``additionalProperties`` beside it; and each array or object ``enum`` or
-    ``const`` compares. Both paths spend them at the same places. A ``$ref`` graph that branches at
+    ``$dynamicRef`` followed); each item or property name a keyword goes through (``contains``,
+    ``uniqueItems``, ``propertyNames``, ``unevaluatedItems``, ``unevaluatedProperties``), applies its
+    schema to or reports (``additionalProperties``), or applies a schema to that spends no step itself
+    (``items``, ``prefixItems``); each pattern of ``patternProperties`` tried on each name, and for
+    ``additionalProperties`` beside it; and each array or object ``enum`` or ``const`` compares. Both paths spend them at the same places. A ``$ref`` graph that branches at
     every step, or a thousand branches each going through a long array, would otherwise take time
     exponential in, or the product of, the schema's size and the instance's.
     A field out of range raises :class:`~toolreg.LimitsError`.
