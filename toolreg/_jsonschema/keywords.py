@@ -112,7 +112,8 @@ def no_check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
 
 
 class OverBudget(Exception):
-    """One validation applied more subschemas in place than ``Limits.max_work`` allows."""
+    """One validation took more steps of work than ``Limits.max_work`` and the allowance for each
+    value give it (see ``Limits``)."""
 
 
 class Memo:
@@ -211,10 +212,11 @@ FAILED = trusted_error("", "", "false", "fails", {})
 _SPENDS_ITSELF = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if"})
 
 
-def counts_itself(schema: Any) -> bool:
-    """Whether applying ``schema`` spends a step already (it applies a subschema in place), so that
-    ``items`` or ``prefixItems`` applying it to an item need not spend one more for the item."""
-    return isinstance(schema, dict) and not _SPENDS_ITSELF.isdisjoint(schema)
+def counts_itself(schema: Any, ignored: frozenset[str] = frozenset()) -> bool:
+    """Whether applying ``schema`` spends a step already (it applies a subschema in place, through a
+    keyword not ``ignored`` by its meta-schema's vocabularies), so that ``items`` or ``prefixItems``
+    applying it to an item need not spend one more for the item."""
+    return isinstance(schema, dict) and any(key in _SPENDS_ITSELF and key not in ignored for key in schema)
 
 
 def spend(errors: list[ValidationError], steps: int = 1) -> None:
@@ -331,6 +333,8 @@ class Compiler(Protocol):
 
     # Whether the schema reads what is evaluated (it holds unevaluatedItems or unevaluatedProperties).
     annotates: bool
+    # The keywords its meta-schema's vocabularies leave out: annotations here.
+    ignored: frozenset[str]
     # Whether a keyword may spend more steps than the allowance for each value gives without a
     # subschema applied in place (patterns tried on names): its function sets it, and the fast
     # path then counts steps too.
@@ -760,7 +764,7 @@ def _legacy_items(value: Any, site: Site) -> Check:
     if isinstance(value, list):
         return _prefix_items(value, site)
     child = site.subschema(value)
-    per_item = 0 if counts_itself(value) else 1
+    per_item = 0 if counts_itself(value, site.compiler.ignored) else 1
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
@@ -848,7 +852,8 @@ def _prefix_items(value: Any, site: Site) -> Check:
     """The first items of an array match the schemas at the same positions."""
     children = site.schemas(value, in_place=False)
     # Steps for the first n positions: one for each whose schema does not count itself.
-    steps = [0, *itertools.accumulate(0 if counts_itself(schema) else 1 for schema in value)]
+    ignored = site.compiler.ignored
+    steps = [0, *itertools.accumulate(0 if counts_itself(schema, ignored) else 1 for schema in value)]
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
@@ -878,7 +883,7 @@ def _items_after(start: int, value: Any, site: Site) -> Check:
 
         return check_none_after
     child = site.subschema(value)
-    per_item = 0 if counts_itself(value) else 1
+    per_item = 0 if counts_itself(value, site.compiler.ignored) else 1
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, list) and len(instance) > start:

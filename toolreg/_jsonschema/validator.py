@@ -236,7 +236,8 @@ def _checked(
     except OverBudget:
         return [_over_budget(compiled.limits, values)]
     except RecursionError:
-        # Only a max_depth raised past what this Python's stack allows can get here.
+        # A max_depth raised past what this Python's stack allows, or hundreds of subschemas applied in
+        # place along one path through anyOf, oneOf, not or if, each of which takes Python frames.
         message = (
             "too deep to check within Python's recursion limit, counting the subschemas applied in "
             f"place on the way (max_depth is {limit})"
