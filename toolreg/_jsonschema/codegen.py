@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ValidationError, deferred_error
-from .keywords import BranchCheck, Failed, Findings, OverBudget, Path, Site, Verdict, counts_itself, spent
+from .keywords import SPENDS_ITSELF, BranchCheck, Failed, Findings, OverBudget, Path, Site, Verdict, spent
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
 from .regex import SHORT
@@ -289,6 +289,12 @@ class _Generator:
         """Steps of the work budget, inline: a call would cost more than the step itself."""
         self.source.line(depth, f"errors.left[0] -= {steps}")
         self.source.line(depth, "if errors.left[0] < 0: spent(errors.left)")
+
+    def counts_itself(self, location: Path) -> bool:
+        """Whether the schema at ``location`` spends a step whenever it is applied (see
+        keywords.counts_itself), read from its node."""
+        node = self.compiled.node(location)
+        return node.boolean is None and not SPENDS_ITSELF.isdisjoint(node.keywords)
 
     def plain(self, value: str, path: list[str]) -> str:
         """The test that ``value`` is plain JSON within the depth left; where steps are counted, with
@@ -603,17 +609,17 @@ class _Generator:
         for index, location in enumerate(prefix):
             item = self.source.fresh("x")
             line(depth, f"if {length} > {index}:")
-            if self.spends and not counts_itself(self.compiled.schema_at(location)):
+            if self.spends and not self.counts_itself(location):
                 self.spend(depth + 1)
             line(depth + 1, f"{item} = {value}[{index}]")
             self.emit(location, item, [*path, str(index)], depth + 1)
         start = len(prefix)
         items = self.compiled.node(plan["items"]) if "items" in plan else None
         counted = self.spends and items is not None and not items_false
-        if counted and not counts_itself(self.compiled.schema_at(plan["items"])) and start:
+        if counted and not self.counts_itself(plan["items"]) and start:
             line(depth, f"if {length} > {start}:")
             self.spend(depth + 1, f"{length} - {start}")
-        elif counted and not counts_itself(self.compiled.schema_at(plan["items"])):
+        elif counted and not self.counts_itself(plan["items"]):
             self.spend(depth, f"len({value})")
         if items_false and self.yes_no:
             line(depth, f"if {length} > {start}: return False")

@@ -52,6 +52,7 @@ __all__ = [
     "spend",
     "spent",
     "counts_itself",
+    "SPENDS_ITSELF",
     "Failed",
     "Verdict",
     "run_branch",
@@ -209,14 +210,14 @@ FAILED = trusted_error("", "", "false", "fails", {})
 
 
 # Keywords that spend a step each time their schema object is applied to a value.
-_SPENDS_ITSELF = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if"})
+SPENDS_ITSELF = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "not", "if"})
 
 
 def counts_itself(schema: Any, ignored: frozenset[str] = frozenset()) -> bool:
     """Whether applying ``schema`` spends a step already (it applies a subschema in place, through a
     keyword not ``ignored`` by its meta-schema's vocabularies), so that ``items`` or ``prefixItems``
     applying it to an item need not spend one more for the item."""
-    return isinstance(schema, dict) and any(key in _SPENDS_ITSELF and key not in ignored for key in schema)
+    return isinstance(schema, dict) and any(key in SPENDS_ITSELF and key not in ignored for key in schema)
 
 
 def spend(errors: list[ValidationError], steps: int = 1) -> None:
