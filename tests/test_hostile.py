@@ -18,8 +18,11 @@ import toolreg._jsonschema.keywords
 import toolreg._jsonschema.validator
 from tests import accept_any
 from toolreg._cli import main
+from toolreg._jsonschema.keywords import Findings
+from toolreg._jsonschema.limits import WORK_PER_VALUE
 from toolreg._jsonschema.regex import _RE2_OPTIONS, Pattern, backtracking_risk, to_re2
-from toolreg._jsonschema.values import json_key
+from toolreg._jsonschema.schema import compile_schema
+from toolreg._jsonschema.values import json_key, survey
 
 
 def nested_schema(levels, shape):
@@ -689,7 +692,7 @@ CHILD_TIMEOUT = 60
 
 
 def answered_everywhere(errors):
-    paths = ("first call", "reference", "fast path")
+    paths = ("first call", "fast path")
     return {
         **dict.fromkeys(paths, errors),
         "is_valid, first call": not errors,
@@ -794,8 +797,17 @@ def fan_out(branch, times=200):
          "unevaluatedItems", "ref-anyOf"],
 )  # fmt: skip
 def test_both_paths_count_the_same_steps(schema, instance, monkeypatch):
-    # The least max_work at which the reference walk answers: one less is one limit error on both
-    # paths, and (the instance being valid) is_valid's answer turns there too, on both of its paths.
+    # The steps the reference walk takes, read from its budget: with one fewer, every path answers
+    # with one limit error; with exactly those, none does (the instance is valid, so is_valid's
+    # answer turns there too).
+    compiled = compile_schema(schema)
+    findings = Findings.budget(10**9)
+    compiled.checks[""](instance, (), findings)
+    assert findings == []
+    allowance = WORK_PER_VALUE * survey(instance)[1]
+    steps = 10**9 - findings.left[0]
+    assert steps > allowance + 1  # else no max_work could make it run out
+
     def over(max_work, path):
         validator = toolreg.compile(schema, limits={"max_work": max_work})
         if path == "is_valid, generated":
@@ -807,13 +819,8 @@ def test_both_paths_count_the_same_steps(schema, instance, monkeypatch):
         answer = validator.validate_reference if path == "reference" else validator.prepare().validate
         return [error.keyword for error in answer(instance)] == ["limit"]
 
-    low, high = 1, 100_000
-    assert over(low, "reference") and not over(high, "reference")
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if over(middle, "reference") else (low, middle)
-    for path in ("fast path", "is_valid, generated", "is_valid, walked"):
-        assert over(low, path) and not over(high, path), path
+    for path in ("reference", "fast path", "is_valid, generated", "is_valid, walked"):
+        assert over(steps - allowance - 1, path) and not over(steps - allowance, path), path
 
 
 def hops_per_level(levels, hops):

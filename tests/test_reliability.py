@@ -7,7 +7,7 @@ import threading
 
 import pytest
 import regress
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolreg
@@ -330,6 +330,8 @@ def test_generated_schemas_agree_on_both_paths(schema, instances):
         both_paths(validator, instance)
 
 
+# Each example compiles a schema twice and generates code for it twice: a quarter of the examples.
+@settings(max_examples=max(10, settings().max_examples // 4))
 @given(schemas(), st.data())
 def test_is_valid_answers_as_validate_does_on_both_paths(schema, data):
     # is_valid stops at the first failure, on the generated code and on the reference walk alike.
