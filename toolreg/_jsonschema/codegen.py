@@ -28,7 +28,6 @@ from .errors import ValidationError, deferred_error
 from .keywords import SPENDS_ITSELF, BranchCheck, Failed, Findings, OverBudget, Path, Site, Verdict, spent
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
-from .regex import SHORT
 from .schema import Compiled, Node
 from .vocabulary import DEFAULT_DIALECT, keywords
 
@@ -553,19 +552,8 @@ class _Generator:
         line = self.source.line
         self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"))
         if "pattern" in node.keywords:
-            # The engines themselves, without Pattern.search around them: a lone surrogate, which
-            # they refuse with UnicodeError, leaves the answer to the reference walk.
-            find, linear = node.keywords["pattern"].engines()
-            if linear is None:
-                line(depth, f"if {self.source.constant(find)}({value}) is None:")
-            elif find is None:
-                line(depth, f"if not {self.source.constant(linear)}({value}):")
-            else:
-                short, long = self.source.constant(find), self.source.constant(linear)
-                line(
-                    depth,
-                    f"if ({short}({value}) is None) if len({value}) <= {SHORT} else not {long}({value}):",
-                )
+            search = self.source.constant(node.keywords["pattern"].search)
+            line(depth, f"if not {search}({value}):")
             self.fail(node, "pattern", "None", path, depth + 1)
 
     def emit_size_bounds(

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from .regex import Pattern, RegexSyntaxError
+from .regex import is_regex
 
 __all__ = ["FORMATS"]
 
@@ -237,15 +237,6 @@ _RELATIVE_JSON_POINTER = re.compile(r"(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~[01])*
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}", _A)
 
 
-def _regex(text: str) -> bool:
-    """An ECMA-262 regular expression that compiles."""
-    try:
-        Pattern(text)
-    except RegexSyntaxError:
-        return False
-    return True
-
-
 def _matches(pattern: re.Pattern[str]) -> Callable[[str], bool]:
     return lambda text: pattern.fullmatch(text) is not None
 
@@ -269,5 +260,5 @@ FORMATS: dict[str, Callable[[str], bool]] = {
     "uuid": _matches(_UUID),
     "json-pointer": _matches(_JSON_POINTER),
     "relative-json-pointer": _matches(_RELATIVE_JSON_POINTER),
-    "regex": _regex,
+    "regex": is_regex,
 }

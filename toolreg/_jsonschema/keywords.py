@@ -25,7 +25,7 @@ from .errors import (
 from .formats import FORMATS
 from .limits import WORK_PER_VALUE, Limits, budget, values_at_a_glance
 from .pointer import InstanceKey, Token, masked_pointer, to_pointer
-from .regex import Pattern, RegexSyntaxError
+from .regex import Pattern, RegexSyntaxError, UnsupportedPattern
 from .values import (
     ValueKeys,
     exact_number,
@@ -687,12 +687,13 @@ def _regex(value: Any, site: Site, *below: Token) -> Pattern:
         pattern, risk = site.compiler.pattern_and_risk(value)
     except RegexSyntaxError as error:
         site.refuse(f"is not a valid ECMA-262 regular expression: {error}", *below)
+    except UnsupportedPattern as error:
+        site.refuse(f"{show(value)} cannot be run: {error}", *below)
     if risk and not site.compiler.limits.allow_backtracking_patterns:
-        # A model's 40-character string could otherwise hold the validator for minutes.
         site.refuse(
-            f"{show(value)} needs a backtracking engine (for a look-around, back-reference or \\p{{…}}), "
-            f"where it can take {risk}; rewrite it, or accept it with "
-            "Limits(allow_backtracking_patterns=True)",
+            f"{show(value)} uses {risk}, which RE2 cannot express; rewrite it without, or accept it "
+            "with Limits(allow_backtracking_patterns=True), which runs it on a backtracking engine "
+            "(it is small enough for one to be bounded)",
             *below,
         )
     return pattern
@@ -976,7 +977,11 @@ def _additional_properties(value: Any, site: Site) -> Check:
     named = site.schema.get("properties")
     known = frozenset(named) if isinstance(named, dict) else frozenset()
     patterned = site.schema.get("patternProperties")
-    searches = [Pattern(source).search for source in patterned] if isinstance(patterned, dict) else []
+    searches = (
+        [site.compiler.pattern_and_risk(source)[0].search for source in patterned]
+        if isinstance(patterned, dict)
+        else []
+    )
 
     def extra_names(instance: dict[str, Any], errors: list[ValidationError]) -> list[str]:
         # One step for each pattern that may be tried on each name, spent before they are tried; then

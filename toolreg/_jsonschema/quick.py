@@ -19,13 +19,14 @@ from typing import Any
 from .keywords import JSON_TYPES
 from .limits import Limits
 from .pointer import ARRAY_INDEX
-from .regex import Pattern, RegexSyntaxError
+from .regex import Pattern, RegexSyntaxError, UnsupportedPattern
 from .values import is_integer, is_number
 from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
 
 __all__ = ["vouch"]
 
-# Compiles a pattern (once per registry) and reads its backtracking risk; raises RegexSyntaxError.
+# Compiles a pattern (once per registry) and says what in it needs a backtracking engine, if anything;
+# raises RegexSyntaxError or UnsupportedPattern.
 PatternGuard = Callable[[str], tuple[Pattern, "str | None"]]
 
 _TYPES = frozenset(JSON_TYPES)
@@ -90,7 +91,8 @@ _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
 def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
     """Whether compiling ``root`` (a snapshot) is sure to succeed; False means "compile it now".
 
-    ``pattern_and_risk`` compiles a pattern and reads its backtracking risk (the registry's cache).
+    ``pattern_and_risk`` compiles a pattern and says what in it needs a backtracking engine (the
+    registry's cache).
     """
     declared = root.get("$schema") if type(root) is dict else None
     dialect = DEFAULT_DIALECT if declared is None else _dialect(declared)
@@ -149,7 +151,7 @@ def _safe_pattern(value: Any, limits: Limits, pattern_and_risk: PatternGuard) ->
         return False
     try:
         _, risk = pattern_and_risk(value)
-    except RegexSyntaxError:
+    except (RegexSyntaxError, UnsupportedPattern):
         return False
     return risk is None or limits.allow_backtracking_patterns
 

@@ -1,16 +1,20 @@
-"""ECMA-262 regular expressions, as JSON Schema's ``pattern`` requires: RE2 where exact, else ``regress``.
+"""ECMA-262 regular expressions, as JSON Schema's ``pattern`` requires, run by RE2 in linear time.
 
-Most patterns are translated into RE2's syntax, atom by atom with ECMA-262's meaning spelled out
-(``\\d`` is ``[0-9]``, ``.`` excludes the four line terminators, ``$`` is the end of the text), and run
-by RE2, whose time is linear in the text; look-aheads right after a leading ``^`` become RE2 searches
-of their own. What RE2 cannot express (other look-arounds, back-references, ``\\p{…}``, repeat
-counts above 1000) runs on ``regress``, a backtracking engine, behind the guard in
-:func:`backtracking_risk`.
+:mod:`.regex_syntax` reads a pattern; this module translates its tree into RE2's syntax with
+ECMA-262's meaning spelled out (every literal a code point, ``\\d`` ``[0-9]``, ``.`` without the four
+line terminators, ``$`` the end of the text, ``\\p{…}`` as RE2's categories and scripts), and RE2
+searches the string as code points: a lone surrogate, legal in JSON, is one code point to both. A
+pattern that opens with ``^`` and look-aheads becomes one anchored RE2 search for each.
+
+What RE2 cannot express (other look-arounds, back-references, properties RE2 does not know) is
+refused, unless the caller allows a backtracking engine: then ``regress`` runs a pattern only when
+its tree shows that each place of the string costs at most :data:`MAX_STEPS` steps (see
+:func:`backtracking_cost`), and nothing in it can make ``regress`` misbehave.
 """
 
 from __future__ import annotations
 
-import contextlib
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,652 +22,611 @@ from typing import Any
 import re2
 import regress
 
-__all__ = ["Pattern", "RegexSyntaxError", "SHORT", "backtracking_risk", "to_re2", "translate"]
+from .regex_syntax import (
+    MAX_CODE_POINT,
+    Assertion,
+    BackReference,
+    CharSet,
+    Disjunction,
+    Group,
+    Literal,
+    LookAround,
+    Node,
+    Property,
+    RegexSyntaxError,
+    Repeat,
+    parse,
+)
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+__all__ = ["Pattern", "RegexSyntaxError", "UnsupportedPattern", "is_regex", "to_re2", "MAX_STEPS"]
+
+
+class UnsupportedPattern(ValueError):
+    """A valid ECMA-262 pattern that toolreg cannot run within its bounds; the message says why."""
+
+
+def is_regex(text: str) -> bool:
+    """Whether ``text`` is an ECMA-262 regular expression (format ``regex``): its syntax alone."""
+    try:
+        parse(text)
+    except RegexSyntaxError:
+        return False
+    return True
+
+
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False
 _RE2_OPTIONS.never_capture = True
-
-
-class RegexSyntaxError(ValueError):
-    """The source is not a valid ECMA-262 regular expression in Unicode mode."""
+_ANCHOR = re2._re2.RE2.Anchor
 
 
 class Pattern:
-    """A compiled pattern that answers one question: does it match anywhere in a string?
+    """A compiled pattern that answers one question: ``search(text)``, does it match anywhere?
 
-    ``linear`` says whether RE2 runs it (time linear in the text) or ``regress`` does.
+    ``backtracking`` is None when RE2 runs it; otherwise it names what RE2 cannot express (``a
+    look-behind at position 3``), and ``regress`` runs it within the bound its tree shows.
+    Raises RegexSyntaxError for a source that is not ECMA-262, UnsupportedPattern for one that
+    toolreg cannot run within its bounds.
     """
 
-    __slots__ = ("source", "_backtracking", "_linear", "_short_ok", "_prepared")
+    __slots__ = ("source", "backtracking", "search")
 
     def __init__(self, source: str) -> None:
         self.source = source
+        tree = parse(source)
+        self.backtracking: str | None = None
+        self.search: Callable[[str], bool]
         try:
-            # Unicode mode: code points, not UTF-16 units, and \p{...} escapes. regress is the
-            # judge of syntax, even for patterns RE2 then runs.
-            backtracking = regress.Regex(source, "u")
-        except regress.RegressError as error:
-            raise RegexSyntaxError(str(error)) from None
-        except (TypeError, ValueError, UnicodeError) as error:
-            raise RegexSyntaxError(str(error)) from None
-        self._backtracking = backtracking
-        self._linear: Callable[[str], bool] | None = None
-        self._short_ok = False
-        # RE2's translation waits for the first search, or the first question of ``linear``: a
-        # catalog's patterns cost only their syntax check when it is registered.
-        self._prepared = False
-
-    @property
-    def linear(self) -> bool:
-        """Whether RE2 runs this pattern (time linear in the text) rather than ``regress``."""
-        if not self._prepared:
-            self._prepare()
-        return self._linear is not None
-
-    def _prepare(self) -> None:
-        translated = translate(self.source)
-        # Past RE2's own limits (its memory budget) a pattern stays on regress, behind the guard.
-        with contextlib.suppress(re2.error):
-            if translated is not None:
-                self._linear = _linear_search(re2.compile(translated[0], _RE2_OPTIONS))
-                # regress answers a short string faster than RE2's binding can be called, and with
-                # at most one choice of how often to repeat and no repeated group, a backtracking
-                # search of n characters takes at most about n * n steps.
-                self._short_ok = translated[1]
-            elif (parts := _look_ahead_parts(self.source)) is not None:
-                self._linear = parts
-        self._prepared = True
-
-    def engines(self) -> tuple[Callable[[str], object] | None, Callable[[str], bool] | None]:
-        """What :meth:`search` runs, for a caller that writes the choice inline (the fast path):
-        regress's ``find`` (a match, or None) for strings of at most :data:`SHORT` characters, or None
-        when RE2 takes every string; and RE2's search, or None when regress takes every string. Both
-        raise UnicodeError on a lone surrogate, which :meth:`search` itself stands in for."""
-        if not self._prepared:
-            self._prepare()
-        if self._linear is None:
-            return self._backtracking.find, None
-        return (self._backtracking.find if self._short_ok else None), self._linear
-
-    def search(self, text: str) -> bool:
-        """True when the pattern matches somewhere in ``text`` (a search, not a full match)."""
-        if not self._prepared:
-            self._prepare()
-        try:
-            if self._linear is not None and (len(text) > SHORT or not self._short_ok):
-                return self._linear(text)
-            return self._backtracking.find(text) is not None
-        except UnicodeError:
-            # Both engines take UTF-8, which a lone surrogate (legal in a JSON string) lacks; U+FFFD
-            # stands in for each, keeping the code-point count and matching no ASCII class.
-            return self.search(_SURROGATE.sub("\ufffd", text))
+            self.search = _re2_search(tree, _MAX_TRANSLATION + 128 * len(source))
+            return
+        except _Untranslatable as untranslatable:
+            self.backtracking = untranslatable.what
+        refused = _backtracking_refusal(source, tree)
+        if refused is not None:
+            raise UnsupportedPattern(
+                f"it uses {self.backtracking}, which RE2 cannot express, and a backtracking engine could "
+                f"not be bounded on it: {refused}; rewrite it without"
+            )
+        self.search = _regress_search(tree)
 
 
-# Strings up to this long go to regress when the pattern's shape keeps that quadratic at worst.
-SHORT = 256
-_UNANCHORED = getattr(getattr(getattr(re2, "_re2", None), "RE2", None), "Anchor", None)
+def to_re2(source: str) -> str | None:
+    """The pattern in RE2's syntax with ECMA-262's meaning (its main search, for one that opens with
+    ``^`` and look-aheads), or None when RE2 cannot express it; RegexSyntaxError."""
+    tree = parse(source)
+    parts = _leading_look_aheads(tree)
+    try:
+        return _translate(tree if parts is None else parts[0], _MAX_TRANSLATION + 128 * len(source))
+    except _Untranslatable:
+        return None
 
 
-def _linear_search(compiled: Any) -> Callable[[str], bool]:
-    """RE2's search as one call: its matcher directly where the binding exposes it (the public
-    ``search`` also builds a match object and maps byte offsets back, five times the cost)."""
-    matcher = getattr(compiled, "_regexp", None)
-    if matcher is None or _UNANCHORED is None:
-        return lambda text: compiled.search(text) is not None
-    anchor = _UNANCHORED.UNANCHORED
+# -- RE2 ----------------------------------------------------------------------------------------
+
+
+class _Untranslatable(Exception):
+    """A construct RE2 cannot express with ECMA-262's meaning; ``what`` names it and where it is."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+def _re2_search(tree: Disjunction, budget: int) -> Callable[[str], bool]:
+    """RE2's searches for ``tree``, as one function; _Untranslatable, or UnsupportedPattern when
+    RE2 refuses the translation (a count past its limits, its memory budget) or it is longer than
+    ``budget``."""
+    parts = _leading_look_aheads(tree)
+    if parts is None:
+        translated = _translate(tree, budget)
+        if not _has_not_boundary(tree):
+            return _search(_compiled(translated), _ANCHOR.UNANCHORED)
+        # RE2 may start a search between the bytes of one character, where \B holds: a search
+        # anchored behind a lazy run of whole characters starts only between characters.
+        return _search(_compiled(f"(?s:.)*?(?:{translated})"), _ANCHOR.ANCHOR_START)
+    rest, conditions = parts
+    searches = [(True, _search(_compiled(_translate(rest, budget)), _ANCHOR.ANCHOR_START))]
+    for look in conditions:
+        searches.append(
+            (not look.negative, _search(_compiled(_translate(look.body, budget)), _ANCHOR.ANCHOR_START))
+        )
+    return lambda text: all(search(text) is wanted for wanted, search in searches)
+
+
+def _leading_look_aheads(tree: Disjunction) -> tuple[Disjunction, list[LookAround]] | None:
+    """For a pattern that opens with ``^`` and look-aheads, such as zod's e-mail check
+    ``^(?!\\.)(?!.*\\.\\.)…$``: the rest of it, and the look-aheads; else None.
+
+    Such a pattern can only match at the start, where each look-ahead is a question of its own: it
+    matches when each ``(?=X)`` finds X at the start and no ``(?!X)`` does, and the rest matches there.
+    """
+    if len(tree.alternatives) != 1:
+        return None
+    terms = tree.alternatives[0]
+    if not terms or not (isinstance(terms[0], Assertion) and terms[0].kind == "^"):
+        return None
+    looks: list[LookAround] = []
+    for term in terms[1:]:
+        if not isinstance(term, LookAround) or term.behind:
+            break
+        looks.append(term)
+    if not looks:
+        return None
+    return Disjunction(tree.position, [terms[1 + len(looks) :]]), looks
+
+
+def _compiled(translated: str) -> Any:
+    """RE2's program for a translation; UnsupportedPattern, saying why, if RE2 refuses it."""
+    compiled = re2._re2.RE2(translated.encode(), _RE2_OPTIONS)
+    if not compiled.ok():
+        raise UnsupportedPattern(_re2_refusal(compiled.error().decode(errors="replace")))
+    return compiled
+
+
+def _search(compiled: Any, anchor: Any) -> Callable[[str], bool]:
+    """RE2's matcher called directly (the ``re2`` module's ``search`` also builds a match object
+    and maps byte offsets back, five times the cost), on the string's code points in UTF-8, lone
+    surrogates included."""
+    match = compiled.Match
 
     def search(text: str) -> bool:
-        encoded = text.encode("utf-8")
-        return bool(matcher.Match(anchor, encoded, 0, len(encoded))[0][0] != -1)
+        encoded = text.encode("utf-8", "surrogatepass")
+        return bool(match(anchor, encoded, 0, len(encoded))[0][0] != -1)
 
     return search
 
 
-def _look_ahead_parts(source: str) -> Callable[[str], bool] | None:
-    """RE2 searches for a pattern that opens with ``^`` and look-aheads, such as zod's e-mail check
-    ``^(?!\\.)(?!.*\\.\\.)…$``, or None when it has another shape.
-
-    Such a pattern can only match at the start, where each look-ahead is a question of its own: the
-    pattern matches when each ``(?=X)`` finds ``^X`` and no ``(?!X)`` does, and the rest after ``^``
-    matches too.
-    """
-    try:
-        if not source.startswith("^") or "|" in _top_level(source):
-            return None
-        conditions, index = [], 1
-        while source.startswith(("(?=", "(?!"), index):
-            end = _group_end(source, index)
-            conditions.append((source[index + 2] == "=", source[index + 3 : end - 1]))
-            index = end
-    except IndexError:
-        return None  # not a shape this reads; the backtracking engine and its guard take it
-    if not conditions:
-        return None
-    parts = [(True, source[index:]), *conditions]
-    searches = []
-    for wanted, inner in parts:
-        translated = translate(f"^(?:{inner})")
-        if translated is None:
-            return None
-        searches.append((wanted, _linear_search(re2.compile(translated[0], _RE2_OPTIONS))))
-    return lambda text: all(search(text) is wanted for wanted, search in searches)
+def _re2_refusal(error: str) -> str:
+    if "repetition" in error:
+        return (
+            "RE2 repeats a part at most 1000 times, counting nested repeats together "
+            f"({error}); write a smaller count"
+        )
+    if "too large" in error:
+        return f"it is too large for RE2's memory budget ({error}); write a smaller pattern"
+    return f"RE2 refuses it: {error}"
 
 
-def _outside_classes(source: str, start: int) -> Iterator[tuple[int, str, int]]:
-    """Each character from ``start`` that is not in a class or an escape, with its index and the
-    group depth after it (an opening ``(`` counts in, a closing ``)`` counts out)."""
-    depth, index = 0, start
-    while index < len(source):
-        char = source[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "[":
-            index = _class_end(source, index)
-            continue
-        depth += (char == "(") - (char == ")")
-        yield index, char, depth
-        index += 1
+def _has_not_boundary(tree: Node) -> bool:
+    return any(isinstance(node, Assertion) and node.kind == "B" for node in _walk(tree))
 
 
-def _top_level(source: str) -> str:
-    """The characters of ``source`` outside groups, classes and escapes."""
-    return "".join(char for _, char, depth in _outside_classes(source, 0) if depth == 0 and char != ")")
-
-
-def _group_end(source: str, index: int) -> int:
-    """The index just past the ``)`` that closes the group opened at ``index``."""
-    for position, _, depth in _outside_classes(source, index):
-        if depth == 0:
-            return position + 1
-    raise IndexError(index)  # unclosed
-
-
-def _class_end(source: str, index: int) -> int:
-    """The index just past the ``]`` that closes the class opened at ``index``."""
-    index += 1
-    if source[index : index + 1] == "^":
-        index += 1
-    # In ECMA-262 a "]" right after "[" or "[^" closes the class ("[]" matches nothing).
-    while source[index] != "]":
-        index += 2 if source[index] == "\\" else 1
-    return index + 1
-
-
-class _Untranslatable(Exception):
-    """A construct RE2 cannot express with ECMA-262's meaning."""
-
-
-# ECMA-262's WhiteSpace and LineTerminator code points: what \s means there (RE2's \s is narrower).
-_SPACE = (
-    "\\x{9}-\\x{d}\\x{20}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}"
-    "\\x{3000}\\x{feff}"
-)
-_CLASS_ESCAPES = {"d": "0-9", "w": "0-9A-Za-z_", "s": _SPACE}
-_CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
-_SYNTAX = frozenset("^$\\.*+?()[]{}|/")
-_REPEAT = re.compile(r"\{(\d+)(,(\d*))?\}")
+# RE2 repeats an atom at most this many times in one count.
 _RE2_MAX_REPEAT = 1000
+# Past this length, a translation's counts above 1000, written out as copies, have made it too large
+# for RE2 (every other part of a translation is at most about a hundred times its source).
+_MAX_TRANSLATION = 1 << 20
 
 
-def to_re2(source: str) -> str | None:
-    """The same pattern in RE2's syntax with ECMA-262's meaning, or None where RE2 cannot say it.
+def _translate(tree: Node, budget: int) -> str:
+    """``tree`` in RE2's syntax, or _Untranslatable; written with an explicit stack, not recursion.
+    UnsupportedPattern past ``budget`` characters."""
+    out: list[str] = []
+    size = 0
+    stack: list[Node | str] = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            size += len(item)
+            if size > budget:
+                raise UnsupportedPattern(
+                    f"its counts above 1000, written out for RE2, make it longer than {budget} "
+                    "characters; write smaller counts"
+                )
+        elif isinstance(item, Literal):
+            stack.append(_NOT_ALPHANUMERIC.sub(_escaped, item.text))
+        elif isinstance(item, CharSet):
+            stack.append(_class(item))
+        elif isinstance(item, Assertion):
+            stack.append({"^": "\\A", "$": "\\z", "b": "\\b", "B": "\\B"}[item.kind])
+        elif isinstance(item, Disjunction):
+            pieces: list[Node | str] = []
+            for index, terms in enumerate(item.alternatives):
+                if index:
+                    pieces.append("|")
+                pieces.extend(terms)
+            stack.extend(reversed(pieces))
+        elif isinstance(item, Group):
+            stack.extend((")", item.body, "(?:"))
+        elif isinstance(item, Repeat):
+            stack.extend(reversed(_repeated(item)))
+        elif isinstance(item, LookAround):
+            raise _Untranslatable(
+                f"a look-{'behind' if item.behind else 'ahead'} {item.opener}…) at position {item.position}"
+            )
+        elif isinstance(item, BackReference):
+            raise _Untranslatable(f"a back-reference at position {item.position}")
+    return "".join(out)
 
-    ``source`` must be valid in Unicode mode (``regress`` checks that first). Every literal becomes
-    ``\\x{…}``, so no character means something else in RE2; groups stop capturing.
-    """
-    translated = translate(source)
-    return None if translated is None else translated[0]
 
-
-def translate(source: str) -> tuple[str, bool] | None:
-    """:func:`to_re2`'s answer, and whether the pattern has at most one quantifier that chooses how
-    often to repeat (``*``, ``+``, ``?``, ``{n,m}``) and no repeated group."""
-    translator = _Translator(source)
-    try:
-        translated = translator.pattern()
-    except (_Untranslatable, IndexError, ValueError):
-        return None
-    return translated, translator.choices <= 1 and not translator.repeated_group
-
-
-class _Translator:
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.index = 0
-        self.choices = 0
-        self.repeated_group = False
-
-    def peek(self, length: int = 1) -> str:
-        return self.source[self.index : self.index + length]
-
-    def take(self) -> str:
-        char = self.source[self.index]
-        self.index += 1
-        return char
-
-    def pattern(self) -> str:
-        translated = self.disjunction()
-        if self.index != len(self.source):
-            raise _Untranslatable(self.index)
-        return translated
-
-    def disjunction(self) -> str:
-        alternatives = [self.alternative()]
-        while self.peek() == "|":
-            self.index += 1
-            alternatives.append(self.alternative())
-        return "|".join(alternatives)
-
-    def alternative(self) -> str:
-        terms = []
-        while self.index < len(self.source) and self.peek() not in "|)":
-            terms.append(self.term())
-        return "".join(terms)
-
-    def term(self) -> str:
-        char = self.take()
-        if char == "^":
-            return "\\A"
-        if char == "$":
-            return "\\z"
-        if char == "\\" and self.peek() in ("b", "B"):
-            return "\\" + self.take()  # ASCII word boundaries in both, without the i flag
-        atom = self.atom(char)
-        quantifier = self.quantifier()
-        self.repeated_group = self.repeated_group or (char == "(" and quantifier not in ("", "{0}", "{1}"))
-        return atom + quantifier
-
-    def atom(self, char: str) -> str:
-        if char == ".":
-            return "[^\\x{a}\\x{d}\\x{2028}\\x{2029}]"
-        if char == "(":
-            if self.peek(2) in ("?=", "?!") or self.peek(3) in ("?<=", "?<!"):
-                raise _Untranslatable("look-around")
-            if self.peek(2) == "?:":
-                self.index += 2
-            elif self.peek(2) == "?<":
-                self.index = self.source.index(">", self.index) + 1
-            inner = self.disjunction()
-            if self.take() != ")":
-                raise _Untranslatable("unclosed group")
-            return f"(?:{inner})"
-        if char == "[":
-            return self.character_class()
-        if char == "\\":
-            escaped = self.escape(in_class=False)
-            assert isinstance(escaped, str)  # outside a class every escape is spelled out
-            return escaped
-        if char in _SYNTAX:
-            raise _Untranslatable(char)
-        return _literal(ord(char))
-
-    def quantifier(self) -> str:
-        char = self.peek()
-        if char in ("*", "+", "?"):
-            self.index += 1
-            text = char
-            self.choices += 1
-        elif char == "{":
-            match = _REPEAT.match(self.source, self.index)
-            if match is None:
-                raise _Untranslatable("brace")
-            if any(int(number) > _RE2_MAX_REPEAT for number in (match.group(1), match.group(3)) if number):
-                raise _Untranslatable("a repeat count above RE2's 1000")
-            self.index = match.end()
-            text = match.group()
-            fixed = match.group(2) is None or match.group(3) == match.group(1)
-            self.choices += not fixed
+def _repeated(repeat: Repeat) -> list[Node | str]:
+    """``repeat`` as RE2 counts, each at most 1000: past that, copies one after another."""
+    low, high = repeat.low, repeat.high
+    counts: list[tuple[int, int | None]]
+    if (high if high is not None else low) <= _RE2_MAX_REPEAT:
+        counts = [(low, high)]
+    else:
+        copies = low // _RE2_MAX_REPEAT + (0 if high is None else (high - low) // _RE2_MAX_REPEAT) + 2
+        if copies * 16 > _MAX_TRANSLATION:
+            raise UnsupportedPattern(
+                f"{repeat.text!r} at position {repeat.position} counts more than RE2 can be given; "
+                "write a smaller count"
+            )
+        counts = [(_RE2_MAX_REPEAT, _RE2_MAX_REPEAT)] * (low // _RE2_MAX_REPEAT)
+        counts.append((low % _RE2_MAX_REPEAT, low % _RE2_MAX_REPEAT))
+        if high is None:
+            counts.append((0, None))
         else:
-            return ""
-        if self.peek() == "?":
-            self.index += 1  # lazy or greedy, a search finds a match either way
-        return text
-
-    def character_class(self) -> str:
-        negated = self.peek() == "^"
-        if negated:
-            self.index += 1
-        parts = []
-        while self.peek() != "]":
-            low = self.class_atom()
-            if self.peek() == "-" and self.peek(2) != "-]":
-                self.index += 1
-                high = self.class_atom()
-                if not (isinstance(low, int) and isinstance(high, int)):
-                    raise _Untranslatable("a class escape in a range")
-                parts.append(f"{_literal(low)}-{_literal(high)}")
-            else:
-                parts.append(_literal(low) if isinstance(low, int) else low)
-        self.index += 1
-        if not parts:
-            # [] matches nothing and [^] anything; RE2 has no empty class.
-            return "[\\x{0}-\\x{10ffff}]" if negated else "[^\\x{0}-\\x{10ffff}]"
-        return f"[{'^' if negated else ''}{''.join(parts)}]"
-
-    def class_atom(self) -> int | str:
-        """A code point, or the inside of a class for an escape such as ``\\d``."""
-        char = self.take()
-        if char != "\\":
-            return _checked(ord(char))
-        if self.peek() == "b":
-            self.index += 1
-            return 0x08  # backspace, inside a class
-        if self.peek() == "-":
-            self.index += 1
-            return ord("-")
-        return self.escape(in_class=True)
-
-    def escape(self, *, in_class: bool) -> int | str:
-        char = self.take()
-        lower = char.lower()
-        if lower in _CLASS_ESCAPES:
-            inside = _CLASS_ESCAPES[lower]
-            if char.islower():
-                return inside if in_class else f"[{inside}]"
-            if in_class:
-                raise _Untranslatable("a negated class escape inside a class")
-            return f"[^{inside}]"
-        code: int
-        if char in _CONTROL_ESCAPES:
-            code = _CONTROL_ESCAPES[char]
-        elif char == "c":
-            code = ord(self.take()) % 32
-        elif char == "0":
-            code = 0
-        elif char == "x":
-            code = int(self.source[self.index : self.index + 2], 16)
-            self.index += 2
-        elif char == "u":
-            code = self.unicode_escape()
-        elif char in _SYNTAX:
-            code = ord(char)
-        else:
-            raise _Untranslatable(f"\\{char}")  # back-references, \k<name>, \p{...}
-        return code if in_class else _literal(code)
-
-    def unicode_escape(self) -> int:
-        if self.peek() == "{":
-            end = self.source.index("}", self.index)
-            code = int(self.source[self.index + 1 : end], 16)
-            self.index = end + 1
-            return _checked(code)
-        code = int(self.source[self.index : self.index + 4], 16)
-        self.index += 4
-        if 0xD800 <= code < 0xDC00 and self.peek(2) == "\\u":
-            low = int(self.source[self.index + 2 : self.index + 6], 16)
-            if 0xDC00 <= low < 0xE000:
-                self.index += 6
-                return 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-        return _checked(code)
+            spare = high - low
+            counts += [(0, _RE2_MAX_REPEAT)] * (spare // _RE2_MAX_REPEAT)
+            counts.append((0, spare % _RE2_MAX_REPEAT))
+    single = isinstance(repeat.body, (CharSet, Group)) or (
+        isinstance(repeat.body, Literal) and len(repeat.body.text) == 1
+    )
+    pieces: list[Node | str] = []
+    for least, most in counts:
+        if most != 0:
+            pieces += (
+                [repeat.body, _quantifier(least, most)]
+                if single
+                else ["(?:", repeat.body, ")", _quantifier(least, most)]
+            )
+    return pieces
 
 
-def _checked(code: int) -> int:
-    if 0xD800 <= code < 0xE000:
-        raise _Untranslatable("a lone surrogate, which UTF-8 cannot hold")
-    return code
+def _quantifier(low: int, high: int | None) -> str:
+    if high is None:
+        return {0: "*", 1: "+"}.get(low, f"{{{low},}}")
+    if (low, high) == (0, 1):
+        return "?"
+    return f"{{{low}}}" if low == high else f"{{{low},{high}}}"
+
+
+# ASCII letters and digits mean themselves in RE2; every other character is written as a code point.
+_NOT_ALPHANUMERIC = re.compile("[^0-9A-Za-z]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return _literal(ord(found.group()))
 
 
 def _literal(code: int) -> str:
     return f"\\x{{{code:x}}}"
 
 
-# A quantifier: *, +, ?, {n}, {n,}, {n,m}, each perhaps lazy.
-_QUANTIFIER = re.compile(r"(\*|\+|\?|\{(\d+)(,(\d*))?\})\??")
-# Past this many ways of matching one place, or this many copies of a counted atom, a pattern's
-# cost on a backtracking engine is no longer a small constant.
-_MAX_WAYS = 10_000
-_MAX_COUNT = 32
+def _range(low: int, high: int) -> str:
+    return _literal(low) if low == high else f"{_literal(low)}-{_literal(high)}"
 
 
-class _Shape:
-    """What the backtracking check knows of one part of a pattern.
+_NOTHING = "[^\\x{0}-\\x{10ffff}]"
+_ANYTHING = "[\\x{0}-\\x{10ffff}]"
+# RE2's \p{C} leaves out the unassigned code points (Cn), which ECMA-262's holds; so Cn is what
+# none of these seven holds, and C what none of the first six holds.
+_ASSIGNED = ("\\p{L}", "\\p{M}", "\\p{N}", "\\p{P}", "\\p{S}", "\\p{Z}", "\\p{C}")
 
-    ``degree``: at one starting place, a backtracking search of n characters takes about
-    ``ways * n ** degree`` steps; ``ways``: how many ways it can match one place (alternatives,
-    optional atoms); ``varies``: whether it chooses among ways or lengths at all; ``bounded``:
-    whether the text it matches has a bounded length; ``literals``: characters every match of it
-    must hold, in sequence at its top level; ``repeated``: the atoms it repeats.
+
+def _class(charset: CharSet) -> str:
+    """A set of code points in RE2's syntax.
+
+    Each property is RE2's own class items (``\\p{Greek}``) or the complement of a union of them
+    (``Cn``); a class holding a complement becomes an alternation of RE2 classes.
     """
+    union = [_range(low, high) for low, high in charset.ranges]
+    complements: list[tuple[str, ...]] = []
+    for found in charset.properties:
+        items, complemented = _property(found)
+        if complemented:
+            if items not in complements:
+                complements.append(items)
+        else:
+            union += items
+    if not charset.negated:
+        parts = ([f"[{''.join(union)}]"] if union else []) + [f"[^{''.join(items)}]" for items in complements]
+        if not parts:
+            return _NOTHING
+        return parts[0] if len(parts) == 1 else f"(?:{'|'.join(parts)})"
+    if not complements:
+        return f"[^{''.join(union)}]" if union else _ANYTHING
+    # Outside the union and inside every complemented union: inside one item of each.
+    parts = [
+        "[^" + "".join(item.replace("\\p", "\\P") for item in chosen) + "".join(union) + "]"
+        for chosen in itertools.product(*complements)
+    ]
+    return parts[0] if len(parts) == 1 else f"(?:{'|'.join(parts)})"
 
-    __slots__ = ("degree", "ways", "varies", "bounded", "literals", "repeated", "nested")
 
-    def __init__(self, *, degree: int = 0, ways: int = 1, varies: bool = False, bounded: bool = True) -> None:
-        self.degree = degree
-        self.ways = ways
-        self.varies = varies
-        self.bounded = bounded
-        self.literals: list[str] = []
-        self.repeated: list[str] = []
-        self.nested = False  # holds a look-around or back-reference: its cost is not in its atoms
+def _property(found: Property) -> tuple[tuple[str, ...], bool]:
+    """RE2 class items for a property, and whether the property is what they leave out."""
+    negated, value = found.negated, found.value
+    if found.kind == "gc":
+        if value == "C":
+            return _ASSIGNED[:6], not negated
+        if value == "Cn":
+            return _ASSIGNED, not negated
+        if value == "LC":
+            return ("\\p{Lm}", "\\p{Lo}", "\\P{L}") if negated else ("\\p{Lu}", "\\p{Ll}", "\\p{Lt}"), False
+        return (f"\\{'P' if negated else 'p'}{{{value}}}",), False
+    if found.kind == "binary" and value == "Any":
+        return () if negated else (_range(0, MAX_CODE_POINT),), False
+    if found.kind == "binary" and value == "ASCII":
+        return (_range(0x80, MAX_CODE_POINT) if negated else _range(0, 0x7F),), False
+    if found.kind == "binary" and value == "Assigned":
+        return _ASSIGNED, negated
+    if (
+        found.kind == "sc"
+        and value != "Unknown"
+        and re2._re2.RE2(f"\\p{{{value}}}".encode(), _RE2_OPTIONS).ok()
+    ):
+        return (f"\\{'P' if negated else 'p'}{{{value}}}",), False
+    raise _Untranslatable(f"{found.text}, a property RE2 does not know")
 
 
-class _Risk(Exception):
-    """A shape a backtracking engine can take too long on; its message names the construct."""
+def _walk(tree: Node) -> Iterator[Node]:
+    """Every node of ``tree``, parents first, without recursion."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Disjunction):
+            for terms in reversed(node.alternatives):
+                stack.extend(reversed(terms))
+        elif isinstance(node, (Group, LookAround, Repeat)):
+            stack.append(node.body)
 
 
-def backtracking_risk(source: str) -> str | None:
-    """Name what can make a backtracking engine take more than linear time on ``source``, or None.
+# -- regress ------------------------------------------------------------------------------------
 
-    Sound, and so conservative: a pattern passes only when a search of n characters provably takes
-    about ``n`` steps times a constant it can bound. A pattern the check cannot read is a risk.
-    """
+# A backtracking search tries the pattern at each place of the string; at one place it may take at
+# most this many steps (a step: one atom, assertion or branch tried), so a string of n characters
+# costs at most (n + 1) times this many. regress takes about 10 ns a step.
+MAX_STEPS = 200
+# Small patterns only: regress's compiler recurses on nesting and has crashed on huge alternations.
+_MAX_BACKTRACKING_SOURCE = 500
+_MAX_BACKTRACKING_DEPTH = 10
+_MAX_BACKTRACKING_BRANCHES = 50
+# regress reads UTF-8, which has no lone surrogates: each U+D800+k goes to regress as U+F0000+k, a
+# private-use code point, when the pattern treats the two blocks alike.
+_SURROGATES = (0xD800, 0xDFFF)
+_STAND_INS = (0xF0000, 0xF07FF)
+_STAND_IN_TABLE = {code: _STAND_INS[0] + code - _SURROGATES[0] for code in range(0xD800, 0xE000)}
+
+
+def _regress_search(tree: Disjunction) -> Callable[[str], bool]:
+    """regress's search for ``tree``, which :func:`_backtracking_refusal` accepted."""
     try:
-        shape, anchored = _Shapes(source).pattern()
-    except _Risk as risk:
-        return str(risk)
-    except (IndexError, ValueError, regress.RegressError):
-        return "time it cannot bound: a construct the check cannot read"
-    degree = shape.degree + (0 if anchored else 1)
-    if degree > 1:
-        where = "" if anchored else ", tried at each place of the string"
-        return f"time that grows as the string's length to the power {degree}{where}"
+        compiled = regress.Regex(_ecma_source(tree), "u")
+    except regress.RegressError as error:
+        raise UnsupportedPattern(f"the backtracking engine refuses it: {error}") from None
+    find = compiled.find
+
+    def search(text: str) -> bool:
+        try:
+            return find(text) is not None
+        except UnicodeEncodeError:  # a lone surrogate
+            return find(text.translate(_STAND_IN_TABLE)) is not None
+
+    return search
+
+
+def _ecma_source(tree: Node) -> str:
+    """``tree`` written again in plain Unicode-mode syntax (literals as ``\\u{…}``), as regress reads it."""
+    out: list[str] = []
+    stack: list[Node | str] = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Literal):
+            out.append("".join(f"\\u{{{ord(char):x}}}" for char in item.text))
+        elif isinstance(item, CharSet):
+            ranges = "".join(
+                f"\\u{{{low:x}}}" if low == high else f"\\u{{{low:x}}}-\\u{{{high:x}}}"
+                for low, high in item.ranges
+            )
+            properties = "".join(found.text for found in item.properties)
+            out.append(f"[{'^' if item.negated else ''}{ranges}{properties}]")
+        elif isinstance(item, Assertion):
+            out.append(item.kind if item.kind in "^$" else "\\" + item.kind)
+        elif isinstance(item, BackReference):
+            out.append(f"\\{item.number}")
+        elif isinstance(item, Disjunction):
+            pieces: list[Node | str] = []
+            for index, terms in enumerate(item.alternatives):
+                if index:
+                    pieces.append("|")
+                pieces.extend(terms)
+            stack.extend(reversed(pieces))
+        elif isinstance(item, Group):
+            opener = "(?:" if item.number is None else "(" if item.name is None else f"(?<{item.name}>"
+            stack.extend((")", item.body, opener))
+        elif isinstance(item, LookAround):
+            stack.extend((")", item.body, item.opener))
+        elif isinstance(item, Repeat):
+            count = f"{{{item.low},{item.high}}}{'?' if item.lazy else ''}"
+            stack.extend((count, ")", item.body, "(?:"))
+    return "".join(out)
+
+
+def _backtracking_refusal(source: str, tree: Disjunction) -> str | None:
+    """Why a backtracking engine could not be bounded on ``tree``, or None when it can.
+
+    Sound, so strict: every repeat has a most and repeats something that cannot match the empty
+    string, every back-reference names a group of bounded length without back-references, and
+    :func:`backtracking_cost` at one place of the string is at most :data:`MAX_STEPS`.
+    """
+    if len(source) > _MAX_BACKTRACKING_SOURCE:
+        return f"it is longer than {_MAX_BACKTRACKING_SOURCE} characters"
+    branches = 0
+    depth_of: dict[int, int] = {id(tree): 0}
+    holds_reference: set[int] = set()
+    groups: dict[int, Group] = {}
+    enclosing: dict[int, list[int]] = {id(tree): []}  # the groups around each node, by number
+    for node in _walk(tree):
+        depth, around = depth_of[id(node)], enclosing[id(node)]
+        if depth > _MAX_BACKTRACKING_DEPTH:
+            return f"groups and repeats nest more than {_MAX_BACKTRACKING_DEPTH} deep"
+        children: list[Node] = []
+        if isinstance(node, Disjunction):
+            branches += len(node.alternatives)
+            if branches > _MAX_BACKTRACKING_BRANCHES:
+                return f"more than {_MAX_BACKTRACKING_BRANCHES} alternatives"
+            children = [term for terms in node.alternatives for term in terms]
+        elif isinstance(node, (Group, LookAround, Repeat)):
+            children = [node.body]
+            depth += 1
+            if isinstance(node, Group) and node.number is not None:
+                groups[node.number] = node
+                around = [*around, node.number]
+        elif isinstance(node, BackReference):
+            if node.number in around:
+                return f"the back-reference at position {node.position} stands inside its own group"
+            holds_reference.update(around)
+        elif isinstance(node, (Literal, CharSet)):
+            found = _tells_surrogates_apart(node)
+            if found:
+                return found
+        for child in children:
+            depth_of[id(child)] = depth
+            enclosing[id(child)] = around
+    for node in _walk(tree):
+        if isinstance(node, BackReference) and node.number in holds_reference:
+            return f"the back-reference at position {node.position} names a group that holds one"
+    try:
+        lengths = {number: _facts(group, {}).longest for number, group in groups.items()}
+        cost = backtracking_cost(tree, lengths)
+    except _Unbounded as unbounded:
+        return str(unbounded)
+    if cost > MAX_STEPS:
+        return (
+            f"a search may take {cost} or more steps at each place of the string, past the "
+            f"{MAX_STEPS} allowed (alternatives and counts multiply)"
+        )
     return None
 
 
-class _Shapes:
-    """A reader of ECMA-262 pattern syntax (already valid: ``regress`` read it first) into shapes."""
+def _tells_surrogates_apart(node: Literal | CharSet) -> str | None:
+    """Why ``node`` would answer a lone surrogate and its stand-in differently, if it would."""
+    if isinstance(node, Literal):
+        ranges = [(ord(char), ord(char)) for char in node.text]
+    else:
+        ranges = node.ranges
+        for found in node.properties:
+            if found.kind == "gc" and found.value in ("Cs", "Co"):
+                return f"{found.text} at position {node.position} (lone surrogates cannot reach regress)"
+    for low, high in ranges:
+        touches = [low <= end and high >= start for start, end in (_SURROGATES, _STAND_INS)]
+        covers = [low <= start and high >= end for start, end in (_SURROGATES, _STAND_INS)]
+        if any(touches) and not all(covers):
+            return f"a surrogate or private-use code point at position {node.position}"
+    return None
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.index = 0
-        self.groups: list[_Shape | None] = []  # capturing groups in order; None while still open
-        self.names: dict[str, list[int]] = {}
-        self.references: list[list[int]] = []  # the groups each back-reference may name
 
-    def peek(self, length: int = 1) -> str:
-        return self.source[self.index : self.index + length]
+class _Unbounded(Exception):
+    """A shape whose backtracking cost has no bound; the message names it."""
 
-    def pattern(self) -> tuple[_Shape, bool]:
-        anchored = [True]
-        shape = self.disjunction(anchored)
-        if self.index != len(self.source):
-            raise ValueError(self.index)
-        # A back-reference costs the length of what its group matched, known once all are read.
-        for targets in self.references:
-            if not all(
-                0 <= target < len(self.groups) and _bounded(self.groups[target]) for target in targets
-            ):
-                shape.degree += 1
-        return shape, anchored[0]
 
-    def disjunction(self, anchored: list[bool] | None = None) -> _Shape:
-        alternatives = [self.alternative(anchored)]
-        while self.peek() == "|":
-            self.index += 1
-            alternatives.append(self.alternative(anchored))
-        if len(alternatives) == 1:
-            return alternatives[0]
-        shape = _Shape(
-            degree=max(part.degree for part in alternatives),
-            ways=sum(part.ways for part in alternatives),
-            varies=True,
-            bounded=all(part.bounded for part in alternatives),
+class _Facts:
+    """What the bound knows of one part: the shortest and longest text it matches (in code points),
+    the steps a backtracking engine may take on it at one place, and the ways it can succeed there
+    (each way, the rest of the pattern is tried again)."""
+
+    __slots__ = ("shortest", "longest", "steps", "ways")
+
+    def __init__(self, shortest: int, longest: int, steps: int, ways: int) -> None:
+        self.shortest = shortest
+        self.longest = longest
+        self.steps = steps
+        self.ways = ways
+
+
+def backtracking_cost(tree: Node, lengths: dict[int, int]) -> int:
+    """An upper bound on the steps a backtracking search of ``tree`` takes at one place of the
+    string (at most :data:`MAX_STEPS` + 1: past it the count stops), given the longest text of each
+    group a back-reference names; _Unbounded for a repeat without a most, or of the empty string."""
+    return _facts(tree, lengths).steps
+
+
+def _facts(tree: Node, lengths: dict[int, int]) -> _Facts:
+    """:class:`_Facts` of ``tree``, children before parents, without recursion."""
+    found: dict[int, _Facts] = {}
+    for node in _children_first(tree):
+        if isinstance(node, Literal):
+            facts = _Facts(len(node.text), len(node.text), _capped(len(node.text)), 1)
+        elif isinstance(node, CharSet):
+            facts = _Facts(1, 1, 1, 1)
+        elif isinstance(node, Assertion):
+            facts = _Facts(0, 0, 1, 1)
+        elif isinstance(node, BackReference):
+            longest = lengths.get(node.number, 0)
+            facts = _Facts(0, longest, 1 + longest, 1)
+        elif isinstance(node, Group):
+            facts = found[id(node.body)]
+        elif isinstance(node, LookAround):
+            # Atomic: once it holds, a search never comes back into it.
+            facts = _Facts(0, 0, 1 + found[id(node.body)].steps, 1)
+        elif isinstance(node, Repeat):
+            facts = _repeat_facts(node, found[id(node.body)])
+        else:
+            assert isinstance(node, Disjunction)
+            alternatives = [_sequence([found[id(term)] for term in terms]) for terms in node.alternatives]
+            facts = _Facts(
+                min(part.shortest for part in alternatives),
+                max(part.longest for part in alternatives),
+                _capped(1 + sum(part.steps for part in alternatives)),
+                _capped(sum(part.ways for part in alternatives)),
+            )
+        found[id(node)] = facts
+    return found[id(tree)]
+
+
+def _sequence(parts: list[_Facts]) -> _Facts:
+    """Parts one after another: each way through the first tries the rest again."""
+    steps, ways, shortest, longest = 0, 1, 0, 0
+    for part in reversed(parts):
+        steps = _capped(part.steps + part.ways * steps)
+        ways = _capped(part.ways * ways)
+        shortest += part.shortest
+        longest = _capped(longest + part.longest)
+    return _Facts(shortest, longest, max(steps, 1), ways)
+
+
+def _repeat_facts(repeat: Repeat, body: _Facts) -> _Facts:
+    """``body`` from ``low`` to ``high`` times: ``low`` copies, then ``high - low`` nested options."""
+    if repeat.high is None:
+        raise _Unbounded(f"{repeat.text!r} at position {repeat.position} repeats without a most")
+    if body.shortest == 0:
+        raise _Unbounded(
+            f"{repeat.text!r} at position {repeat.position} repeats a part that can match the empty string"
         )
-        shape.repeated = [atom for part in alternatives for atom in part.repeated]
-        shape.nested = any(part.nested for part in alternatives)
-        return _capped(shape)
-
-    def alternative(self, anchored: list[bool] | None) -> _Shape:
-        if anchored is not None and self.peek() != "^":
-            anchored[0] = False  # a search tries this alternative at every place of the string
-        shape = _Shape()
-        while self.index < len(self.source) and self.peek() not in "|)":
-            part = self.term()
-            shape.degree += part.degree
-            shape.ways *= part.ways
-            shape.varies = shape.varies or part.varies
-            shape.bounded = shape.bounded and part.bounded
-            shape.literals += part.literals
-            shape.repeated += part.repeated
-            shape.nested = shape.nested or part.nested
-            _capped(shape)
-        return shape
-
-    def term(self) -> _Shape:
-        start = self.index
-        shape = self.atom()
-        atom = self.source[start : self.index]
-        match = _QUANTIFIER.match(self.source, self.index)
-        if match is None:
-            return shape
-        self.index = match.end()
-        low, high = _bounds(match)
-        if high == 1 or high == 0:
-            optional = _Shape(
-                degree=shape.degree, ways=shape.ways + (low == 0), varies=True, bounded=shape.bounded
-            )
-            optional.nested = shape.nested
-            optional.repeated = shape.repeated
-            return _capped(optional)
-        if not shape.varies and shape.degree == 0 and not shape.nested:
-            # One atom of one length repeated: a counted run costs its count, an open one the string.
-            if high is not None and high - low <= _MAX_COUNT:
-                counted = _Shape(ways=high - low + 1, varies=high != low)
-            else:
-                counted = _Shape(degree=1, varies=True, bounded=high is not None)
-            counted.repeated = [atom]
-            return _capped(counted)
-        if high is not None and high <= _MAX_COUNT and shape.degree == 0 and not shape.nested:
-            counted = _Shape(ways=sum(shape.ways**count for count in range(low, high + 1)), varies=True)
-            counted.repeated = shape.repeated
-            return _capped(counted)
-        if shape.nested:
-            repeat = match.group()
-            raise _Risk(
-                f"time it cannot bound: a look-around or back-reference in a group repeated by {repeat!r}"
-            )
-        if not _delimited(shape):
-            kind = "an alternation" if shape.ways > 1 else "a repeated atom"
-            raise _Risk(f"exponential time: {kind} inside a group repeated by {match.group()!r}")
-        # Each pass must match a literal none of its repeated atoms can: a string splits into passes
-        # one way only, so the passes add their costs instead of multiplying them.
-        looped = _Shape(degree=max(1, shape.degree), varies=True, bounded=False)
-        looped.repeated = [*shape.repeated, atom]
-        return looped
-
-    def atom(self) -> _Shape:
-        char = self.source[self.index]
-        self.index += 1
-        if char in "^$":
-            return _Shape()
-        if char == "\\":
-            return self.escape()
-        if char == "[":
-            self.index = _class_end(self.source, self.index - 1)
-            return _Shape()
-        if char == "(":
-            return self.group()
-        shape = _Shape()
-        if char != ".":
-            shape.literals.append(char)
-        return shape
-
-    def escape(self) -> _Shape:
-        char = self.source[self.index]
-        self.index += 1
-        shape = _Shape()
-        references = len(self.references)
-        if char in "pP" and self.peek() == "{":
-            self.index = self.source.index("}", self.index) + 1
-        elif char == "k" and self.peek() == "<":
-            end = self.source.index(">", self.index)
-            name = self.source[self.index + 1 : end]
-            self.index = end + 1
-            self.references.append(self.names.get(name, []) or [-1])
-        elif char.isdigit() and char != "0":
-            start = self.index - 1
-            while self.peek().isdigit():
-                self.index += 1
-            self.references.append([int(self.source[start : self.index]) - 1])
-        elif char == "x":
-            self.index += 2
-        elif char == "u":
-            self.index = self.source.index("}", self.index) + 1 if self.peek() == "{" else self.index + 4
-        elif char == "c":
-            self.index += 1
-        elif not char.isalnum():
-            shape.literals.append(char)  # an escaped syntax character stands for itself
-        if len(self.references) > references:
-            # What it matches is as long as its group's text: unbounded, to be safe.
-            shape.nested = True
-            shape.bounded = False
-        return shape
-
-    def group(self) -> _Shape:
-        look_around = self.peek(2) in ("?=", "?!") or self.peek(3) in ("?<=", "?<!")
-        capturing = self.peek() != "?" or (self.peek(2) == "?<" and not look_around)
-        if look_around:
-            self.index += 2 if self.peek(2) in ("?=", "?!") else 3
-        elif self.peek(2) == "?:":
-            self.index += 2
-        number = len(self.groups)
-        if capturing:
-            self.groups.append(None)
-            if self.peek(2) == "?<":
-                end = self.source.index(">", self.index)
-                self.names.setdefault(self.source[self.index + 2 : end], []).append(number)
-                self.index = end + 1
-        inner = self.disjunction()
-        if self.source[self.index] != ")":
-            raise ValueError(self.index)
-        self.index += 1
-        if capturing:
-            self.groups[number] = inner
-        if look_around:
-            # Matched afresh wherever the search reaches it, and zero-width itself.
-            around = _Shape(degree=inner.degree, ways=1, varies=False, bounded=True)
-            around.nested = True
-            return around
-        return inner
+    steps, ways = 1, 1
+    for _ in range(repeat.high - repeat.low):
+        steps = _capped(1 + body.steps + body.ways * steps)
+        ways = _capped(1 + body.ways * ways)
+        if steps > MAX_STEPS:
+            break
+    for _ in range(repeat.low):
+        steps = _capped(body.steps + body.ways * steps)
+        ways = _capped(body.ways * ways)
+        if steps > MAX_STEPS:
+            break
+    return _Facts(body.shortest * repeat.low, _capped(body.longest * repeat.high), steps, ways)
 
 
-def _bounds(match: re.Match[str]) -> tuple[int, int | None]:
-    """The least and most copies a quantifier allows; None for no most."""
-    text = match.group(1)
-    if text in ("*", "+", "?"):
-        return {"*": (0, None), "+": (1, None), "?": (0, 1)}[text]
-    low = int(match.group(2))
-    if match.group(3) is None:
-        return low, low
-    return low, int(match.group(4)) if match.group(4) else None
+def _capped(number: int) -> int:
+    return min(number, MAX_STEPS + 1)
 
 
-def _bounded(group: _Shape | None) -> bool:
-    return group is not None and group.bounded
-
-
-def _capped(shape: _Shape) -> _Shape:
-    if shape.ways > _MAX_WAYS:
-        raise _Risk(f"exponential time: more than {_MAX_WAYS} ways to match one place")
-    return shape
-
-
-def _delimited(shape: _Shape) -> bool:
-    """Some literal every pass must match can be matched by none of the repeated atoms."""
-    return any(
-        all(regress.Regex(f"^(?:{atom})$", "u").find(literal) is None for atom in shape.repeated)
-        for literal in shape.literals
-    )
+def _children_first(tree: Node) -> Iterator[Node]:
+    """Every node of ``tree``, each after all of its own, without recursion."""
+    stack: list[tuple[Node, bool]] = [(tree, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            yield node
+            continue
+        stack.append((node, True))
+        if isinstance(node, Disjunction):
+            stack.extend((term, False) for terms in node.alternatives for term in terms)
+        elif isinstance(node, (Group, LookAround, Repeat)):
+            stack.append((node.body, False))

@@ -15,7 +15,7 @@ from .keywords import NOTES, Check, Evaluated, Findings, Note, Path, Site, no_ch
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from .metaschemas import META_SCHEMAS
 from .pointer import ARRAY_INDEX, Document, masked_pointer, split, to_pointer
-from .regex import Pattern, backtracking_risk
+from .regex import Pattern
 from .values import NotJSON, snapshot
 from .vocabulary import (
     ANNOTATIONS,
@@ -447,8 +447,8 @@ class _Compiler:
                 return
 
     def pattern_and_risk(self, source: str) -> tuple[Pattern, str | None]:
-        """The compiled pattern and what the backtracking guard finds in it, once per schema, or
-        once per registry that shares its patterns; RegexSyntaxError."""
+        """The compiled pattern and what in it needs a backtracking engine, once per schema, or once
+        per registry that shares its patterns; RegexSyntaxError or UnsupportedPattern."""
         return guarded_pattern(source, self.patterns)
 
     def pattern(self, source: str) -> Pattern:
@@ -740,17 +740,12 @@ _UNEVALUATED = frozenset(("unevaluatedItems", "unevaluatedProperties"))
 
 
 def guarded_pattern(source: str, cache: dict[str, tuple[Pattern, str | None]]) -> tuple[Pattern, str | None]:
-    """The compiled pattern and what the backtracking guard finds in it (nothing, if RE2 runs it),
-    from ``cache`` or put there; raises RegexSyntaxError."""
+    """The compiled pattern and, if only a backtracking engine can run it, what needs one (None when
+    RE2 runs it), from ``cache`` or put there; raises RegexSyntaxError or UnsupportedPattern."""
     found = cache.get(source)
     if found is None:
         pattern = Pattern(source)
-        # A pattern the guard reads as safe needs no RE2 translation now; one it doubts is
-        # accepted only if RE2 can run it.
-        risk = backtracking_risk(source)
-        if risk and pattern.linear:
-            risk = None
-        found = cache[source] = (pattern, risk)
+        found = cache[source] = (pattern, pattern.backtracking)
     return found
 
 
