@@ -8,7 +8,8 @@ pattern that opens with ``^`` and look-aheads becomes one anchored RE2 search fo
 
 What RE2 cannot express (other look-arounds, back-references, properties RE2 does not know) is
 refused, unless the caller allows a backtracking engine: then ``regress`` runs a pattern only when
-its tree shows that each place of the string costs at most :data:`MAX_STEPS` steps (see
+its tree shows that each place of the string costs at most :data:`MAX_STEPS` steps (a pattern
+anchored by ``^`` may spend :data:`MAX_STEPS_AT_START` at the start instead; see
 :func:`backtracking_cost`), and nothing in it can make ``regress`` misbehave.
 """
 
@@ -38,7 +39,17 @@ from .regex_syntax import (
     parse,
 )
 
-__all__ = ["Pattern", "RegexSyntaxError", "UnsupportedPattern", "is_regex", "to_re2", "MAX_STEPS"]
+__all__ = [
+    "Pattern",
+    "RegexSyntaxError",
+    "UnsupportedPattern",
+    "is_regex",
+    "to_re2",
+    "backtracking_cost",
+    "steps_at_each_place",
+    "MAX_STEPS",
+    "MAX_STEPS_AT_START",
+]
 
 
 class UnsupportedPattern(ValueError):
@@ -157,6 +168,12 @@ def _leading_look_aheads(tree: Disjunction) -> tuple[Disjunction, list[LookAroun
 
 def _compiled(translated: str) -> Any:
     """RE2's program for a translation; UnsupportedPattern, saying why, if RE2 refuses it."""
+    properties = translated.count("\\p{") + translated.count("\\P{")
+    if properties > _MAX_PROPERTIES:
+        raise UnsupportedPattern(
+            f"RE2 would read {properties} Unicode property sets in it (each \\p{{…}}, six or seven for "
+            f"\\p{{C}} or \\p{{Cn}}), more than the {_MAX_PROPERTIES} allowed; write fewer"
+        )
     compiled = re2._re2.RE2(translated.encode(), _RE2_OPTIONS)
     if not compiled.ok():
         raise UnsupportedPattern(_re2_refusal(compiled.error().decode(errors="replace")))
@@ -191,6 +208,9 @@ def _has_not_boundary(tree: Node) -> bool:
     return any(isinstance(node, Assertion) and node.kind == "B" for node in _walk(tree))
 
 
+# RE2 takes up to 0.2 ms and 30 KB to read each property set (\p{L} is 650 ranges), whatever its
+# memory budget says: 30,000 of them took 5 s and 1 GB.
+_MAX_PROPERTIES = 1000
 # RE2 repeats an atom at most this many times in one count.
 _RE2_MAX_REPEAT = 1000
 # Past this length, a translation's counts above 1000, written out as copies, have made it too large
@@ -379,8 +399,12 @@ def _walk(tree: Node) -> Iterator[Node]:
 
 # A backtracking search tries the pattern at each place of the string; at one place it may take at
 # most this many steps (a step: one atom, assertion or branch tried), so a string of n characters
-# costs at most (n + 1) times this many. regress takes about 10 ns a step.
-MAX_STEPS = 200
+# costs at most (n + 1) times this many. regress takes about 10 ns a step, and some 250 ns a
+# character besides: a 1 MB string takes at most about 1.3 s.
+MAX_STEPS = 100
+# A pattern whose every alternative opens with ^ fails at once at every other place, so it may spend
+# this many at the start (a few milliseconds at most).
+MAX_STEPS_AT_START = 10_000
 # Small patterns only: regress's compiler recurses on nesting and has crashed on huge alternations.
 _MAX_BACKTRACKING_SOURCE = 500
 _MAX_BACKTRACKING_DEPTH = 10
@@ -390,6 +414,7 @@ _MAX_BACKTRACKING_BRANCHES = 50
 _SURROGATES = (0xD800, 0xDFFF)
 _STAND_INS = (0xF0000, 0xF07FF)
 _STAND_IN_TABLE = {code: _STAND_INS[0] + code - _SURROGATES[0] for code in range(0xD800, 0xE000)}
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _regress_search(tree: Disjunction) -> Callable[[str], bool]:
@@ -401,10 +426,9 @@ def _regress_search(tree: Disjunction) -> Callable[[str], bool]:
     find = compiled.find
 
     def search(text: str) -> bool:
-        try:
-            return find(text) is not None
-        except UnicodeEncodeError:  # a lone surrogate
-            return find(text.translate(_STAND_IN_TABLE)) is not None
+        if not text.isascii() and _SURROGATE.search(text):
+            text = text.translate(_STAND_IN_TABLE)
+        return find(text) is not None
 
     return search
 
@@ -429,7 +453,7 @@ def _ecma_source(tree: Node) -> str:
         elif isinstance(item, Assertion):
             out.append(item.kind if item.kind in "^$" else "\\" + item.kind)
         elif isinstance(item, BackReference):
-            out.append(f"\\{item.number}")
+            out.append(f"\\{item.numbers[0]}" if item.name is None else f"\\k<{item.name}>")
         elif isinstance(item, Disjunction):
             pieces: list[Node | str] = []
             for index, terms in enumerate(item.alternatives):
@@ -453,7 +477,8 @@ def _backtracking_refusal(source: str, tree: Disjunction) -> str | None:
 
     Sound, so strict: every repeat has a most and repeats something that cannot match the empty
     string, every back-reference names a group of bounded length without back-references, and
-    :func:`backtracking_cost` at one place of the string is at most :data:`MAX_STEPS`.
+    :func:`backtracking_cost` at one place of the string is at most :data:`MAX_STEPS`, or, when every
+    alternative opens with ``^`` (every other place fails at once), :data:`MAX_STEPS_AT_START`.
     """
     if len(source) > _MAX_BACKTRACKING_SOURCE:
         return f"it is longer than {_MAX_BACKTRACKING_SOURCE} characters"
@@ -479,7 +504,7 @@ def _backtracking_refusal(source: str, tree: Disjunction) -> str | None:
                 groups[node.number] = node
                 around = [*around, node.number]
         elif isinstance(node, BackReference):
-            if node.number in around:
+            if set(node.numbers) & set(around):
                 return f"the back-reference at position {node.position} stands inside its own group"
             holds_reference.update(around)
         elif isinstance(node, (Literal, CharSet)):
@@ -490,17 +515,26 @@ def _backtracking_refusal(source: str, tree: Disjunction) -> str | None:
             depth_of[id(child)] = depth
             enclosing[id(child)] = around
     for node in _walk(tree):
-        if isinstance(node, BackReference) and node.number in holds_reference:
+        if isinstance(node, BackReference) and set(node.numbers) & holds_reference:
             return f"the back-reference at position {node.position} names a group that holds one"
     try:
         lengths = {number: _facts(group, {}).longest for number, group in groups.items()}
         cost = backtracking_cost(tree, lengths)
     except _Unbounded as unbounded:
         return str(unbounded)
-    if cost > MAX_STEPS:
+    anchored = all(
+        terms and isinstance(terms[0], Assertion) and terms[0].kind == "^" for terms in tree.alternatives
+    )
+    if anchored and cost > MAX_STEPS_AT_START:
+        return (
+            f"a search may take {cost} or more steps at the start of the string, past the "
+            f"{MAX_STEPS_AT_START} allowed (alternatives and counts multiply)"
+        )
+    if not anchored and cost > MAX_STEPS:
         return (
             f"a search may take {cost} or more steps at each place of the string, past the "
-            f"{MAX_STEPS} allowed (alternatives and counts multiply)"
+            f"{MAX_STEPS} allowed (alternatives and counts multiply; a pattern that opens with ^ "
+            f"may take {MAX_STEPS_AT_START})"
         )
     return None
 
@@ -508,18 +542,52 @@ def _backtracking_refusal(source: str, tree: Disjunction) -> str | None:
 def _tells_surrogates_apart(node: Literal | CharSet) -> str | None:
     """Why ``node`` would answer a lone surrogate and its stand-in differently, if it would."""
     if isinstance(node, Literal):
-        ranges = [(ord(char), ord(char)) for char in node.text]
-    else:
-        ranges = node.ranges
-        for found in node.properties:
-            if found.kind == "gc" and found.value in ("Cs", "Co"):
-                return f"{found.text} at position {node.position} (lone surrogates cannot reach regress)"
-    for low, high in ranges:
-        touches = [low <= end and high >= start for start, end in (_SURROGATES, _STAND_INS)]
-        covers = [low <= start and high >= end for start, end in (_SURROGATES, _STAND_INS)]
-        if any(touches) and not all(covers):
-            return f"a surrogate or private-use code point at position {node.position}"
+        if any(_in_block(ord(char), _SURROGATES) or _in_block(ord(char), _STAND_INS) for char in node.text):
+            return (
+                f"the character at position {node.position} is a surrogate or private-use one (regress "
+                "sees a lone surrogate as a private-use character)"
+            )
+        return None
+    # Each set must hold all of both blocks or none of either.
+    held = [_held_by_ranges(node.ranges, block) for block in (_SURROGATES, _STAND_INS)]
+    for found in node.properties:
+        for index, whole in enumerate(_PROPERTY_BLOCKS.get((found.kind, found.value), (False, False))):
+            if whole != found.negated:
+                held[index] = "all"
+    if held[0] != held[1] or "some" in held:
+        return (
+            f"the set at position {node.position} tells surrogates from private-use characters (regress "
+            "sees a lone surrogate as a private-use character)"
+        )
     return None
+
+
+# The properties that hold all of the surrogates (first) or of their stand-ins (second): every
+# other property holds none of either.
+_PROPERTY_BLOCKS = {
+    ("gc", "Cs"): (True, False),
+    ("gc", "Co"): (False, True),
+    ("gc", "C"): (True, True),
+    ("binary", "Any"): (True, True),
+    ("binary", "Assigned"): (True, True),
+    ("sc", "Unknown"): (True, True),
+    ("scx", "Unknown"): (True, True),
+}
+
+
+def _in_block(code: int, block: tuple[int, int]) -> bool:
+    return block[0] <= code <= block[1]
+
+
+def _held_by_ranges(ranges: list[tuple[int, int]], block: tuple[int, int]) -> str:
+    """``all``, ``some`` or ``none`` of ``block`` in sorted, disjoint, unjoinable ``ranges``."""
+    start, end = block
+    for low, high in ranges:
+        if low <= start and high >= end:
+            return "all"
+        if low <= end and high >= start:
+            return "some"
+    return "none"
 
 
 class _Unbounded(Exception):
@@ -542,13 +610,15 @@ class _Facts:
 
 def backtracking_cost(tree: Node, lengths: dict[int, int]) -> int:
     """An upper bound on the steps a backtracking search of ``tree`` takes at one place of the
-    string (at most :data:`MAX_STEPS` + 1: past it the count stops), given the longest text of each
+    string (at most :data:`MAX_STEPS_AT_START` + 1: past it the count stops), given the longest text
+    of each
     group a back-reference names; _Unbounded for a repeat without a most, or of the empty string."""
     return _facts(tree, lengths).steps
 
 
 def _facts(tree: Node, lengths: dict[int, int]) -> _Facts:
     """:class:`_Facts` of ``tree``, children before parents, without recursion."""
+    backward = _read_backward(tree)
     found: dict[int, _Facts] = {}
     for node in _children_first(tree):
         if isinstance(node, Literal):
@@ -558,7 +628,7 @@ def _facts(tree: Node, lengths: dict[int, int]) -> _Facts:
         elif isinstance(node, Assertion):
             facts = _Facts(0, 0, 1, 1)
         elif isinstance(node, BackReference):
-            longest = lengths.get(node.number, 0)
+            longest = max(lengths.get(number, 0) for number in node.numbers)
             facts = _Facts(0, longest, 1 + longest, 1)
         elif isinstance(node, Group):
             facts = found[id(node.body)]
@@ -569,7 +639,10 @@ def _facts(tree: Node, lengths: dict[int, int]) -> _Facts:
             facts = _repeat_facts(node, found[id(node.body)])
         else:
             assert isinstance(node, Disjunction)
-            alternatives = [_sequence([found[id(term)] for term in terms]) for terms in node.alternatives]
+            alternatives = [
+                _sequence([found[id(term)] for term in terms], backward=id(node) in backward)
+                for terms in node.alternatives
+            ]
             facts = _Facts(
                 min(part.shortest for part in alternatives),
                 max(part.longest for part in alternatives),
@@ -580,10 +653,30 @@ def _facts(tree: Node, lengths: dict[int, int]) -> _Facts:
     return found[id(tree)]
 
 
-def _sequence(parts: list[_Facts]) -> _Facts:
-    """Parts one after another: each way through the first tries the rest again."""
+def _read_backward(tree: Node) -> set[int]:
+    """The alternations inside a look-behind (and no look-ahead within it): a backtracking engine
+    matches them from right to left, so their last part is tried first."""
+    backward_at = {id(tree): False}
+    backward = set()
+    for node in _walk(tree):
+        here = backward_at[id(node)]
+        if isinstance(node, Disjunction):
+            if here:
+                backward.add(id(node))
+            for terms in node.alternatives:
+                backward_at.update((id(term), here) for term in terms)
+        elif isinstance(node, (Group, Repeat)):
+            backward_at[id(node.body)] = here
+        elif isinstance(node, LookAround):
+            backward_at[id(node.body)] = node.behind
+    return backward
+
+
+def _sequence(parts: list[_Facts], *, backward: bool = False) -> _Facts:
+    """Parts one after another, matched left to right (right to left ``backward``): each way
+    through the part tried first tries the rest again."""
     steps, ways, shortest, longest = 0, 1, 0, 0
-    for part in reversed(parts):
+    for part in parts if backward else reversed(parts):
         steps = _capped(part.steps + part.ways * steps)
         ways = _capped(part.ways * ways)
         shortest += part.shortest
@@ -603,18 +696,18 @@ def _repeat_facts(repeat: Repeat, body: _Facts) -> _Facts:
     for _ in range(repeat.high - repeat.low):
         steps = _capped(1 + body.steps + body.ways * steps)
         ways = _capped(1 + body.ways * ways)
-        if steps > MAX_STEPS:
+        if steps > MAX_STEPS_AT_START:
             break
     for _ in range(repeat.low):
         steps = _capped(body.steps + body.ways * steps)
         ways = _capped(body.ways * ways)
-        if steps > MAX_STEPS:
+        if steps > MAX_STEPS_AT_START:
             break
     return _Facts(body.shortest * repeat.low, _capped(body.longest * repeat.high), steps, ways)
 
 
 def _capped(number: int) -> int:
-    return min(number, MAX_STEPS + 1)
+    return min(number, MAX_STEPS_AT_START + 1)
 
 
 def _children_first(tree: Node) -> Iterator[Node]:
@@ -630,3 +723,17 @@ def _children_first(tree: Node) -> Iterator[Node]:
             stack.extend((term, False) for terms in node.alternatives for term in terms)
         elif isinstance(node, (Group, LookAround, Repeat)):
             stack.append((node.body, False))
+
+
+def steps_at_each_place(source: str) -> int:
+    """The bound :func:`backtracking_cost` puts on a backtracking search of ``source`` at one place
+    of the string (for a pattern that only a backtracking engine can run); RegexSyntaxError,
+    UnsupportedPattern."""
+    tree = parse(source)
+    refused = _backtracking_refusal(source, tree)
+    if refused is not None:
+        raise UnsupportedPattern(refused)
+    groups = {
+        node.number: node for node in _walk(tree) if isinstance(node, Group) and node.number is not None
+    }
+    return backtracking_cost(tree, {number: _facts(group, {}).longest for number, group in groups.items()})

@@ -12,6 +12,7 @@ a pattern nested thousands of groups deep is read like any other; it never compi
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .unicode_properties import BINARY_PROPERTIES, GENERAL_CATEGORIES, SCRIPTS
@@ -100,13 +101,14 @@ class Assertion(Node):
 
 
 class BackReference(Node):
-    """``\\1`` or ``\\k<name>``: the text its capturing group matched (``number``, from 1)."""
+    """``\\1`` or ``\\k<name>``: the text its capturing group matched. ``numbers`` are the groups it
+    may name, from 1 (a name may stand on groups in different alternatives)."""
 
-    __slots__ = ("number", "name")
+    __slots__ = ("numbers", "name")
 
-    def __init__(self, position: int, number: int, name: str | None) -> None:
+    def __init__(self, position: int, name: str | None) -> None:
         super().__init__(position)
-        self.number = number
+        self.numbers: tuple[int, ...] = ()
         self.name = name
 
 
@@ -225,7 +227,7 @@ _CLASS_ESCAPES = {
 class _Open:
     """A group being read: what opened it, its finished alternatives and the terms of the current one."""
 
-    __slots__ = ("position", "kind", "number", "name", "alternatives", "terms")
+    __slots__ = ("position", "kind", "number", "name", "alternatives", "terms", "alternative_start")
 
     def __init__(self, position: int, kind: str, number: int | None = None, name: str | None = None) -> None:
         self.position = position
@@ -234,6 +236,7 @@ class _Open:
         self.name = name
         self.alternatives: list[list[Node]] = []
         self.terms: list[Node] = []
+        self.alternative_start = position  # where the current alternative began
 
     def close(self) -> Disjunction:
         return Disjunction(self.position, [*self.alternatives, self.terms])
@@ -249,8 +252,11 @@ class _Parser:
         self.source = source
         self.index = 0
         self.groups = 0  # capturing groups opened so far
-        self.names: dict[str, int] = {}
+        self.names: dict[str, list[int]] = {}  # each name's groups, by number
+        self.last_named: dict[str, int] = {}  # where each name's last group opened
         self.references: list[tuple[BackReference, str]] = []  # resolved once every group is known
+        self.stack = [_Open(-1, "")]  # the groups open now, the whole pattern first
+        self.opened = [-1]  # where each of them opened
 
     def peek(self, offset: int = 0) -> str:
         index = self.index + offset
@@ -261,8 +267,7 @@ class _Parser:
         return RegexSyntaxError(f"{message} (at position {where})")
 
     def pattern(self) -> Disjunction:
-        source = self.source
-        stack = [_Open(0, "")]
+        source, stack = self.source, self.stack
         while self.index < len(source):
             frame = stack[-1]
             plain = _PLAIN.match(source, self.index)
@@ -274,14 +279,18 @@ class _Parser:
             if char == "|":
                 frame.alternatives.append(frame.terms)
                 frame.terms = []
+                frame.alternative_start = self.index
                 self.index += 1
             elif char == "(":
-                stack.append(self.opening())
+                opened = self.opening()
+                stack.append(opened)
+                self.opened.append(opened.position)
             elif char == ")":
                 if len(stack) == 1:
                     raise self.fail("')' closes no group")
                 self.index += 1
                 stack.pop()
+                self.opened.pop()
                 stack[-1].terms.append(self.closed(frame))
             elif char in "*+?{":
                 self.quantifier(frame.terms)
@@ -301,7 +310,9 @@ class _Parser:
             raise self.fail("an unclosed group", stack[-1].position)
         for reference, name in self.references:
             self.resolve(reference, name)
-        return stack[0].close()
+        whole = stack[0].close()
+        whole.position = 0
+        return whole
 
     def opening(self) -> _Open:
         """The group opened at ``(``, read up to its body."""
@@ -318,10 +329,11 @@ class _Parser:
         if following[:1] == "<":
             self.index += 2
             name = self.group_name()
-            if name in self.names:
-                raise self.fail(f"a second group named {name!r}", start)
+            if self.both_may_match(name):
+                raise self.fail(f"a second group named {name!r} where both may match", start)
             self.groups += 1
-            self.names[name] = self.groups
+            self.names.setdefault(name, []).append(self.groups)
+            self.last_named[name] = start
             return _Open(start, "group", self.groups, name)
         if following[:1] == "P":
             raise self.fail("Python's (?P…) syntax is not ECMA-262: write (?<name>…) and \\k<name>", start)
@@ -330,6 +342,18 @@ class _Parser:
         if following[:1] in set("imsxuUaL-"):
             raise self.fail("inline flags such as (?i) are not ECMA-262", start)
         raise self.fail("'(?' must be followed by ':', '=', '!', '<=', '<!' or '<name>'", start)
+
+    def both_may_match(self, name: str) -> bool:
+        """Whether a group named ``name`` opened here could match along with the last one so named:
+        unless they sit in different alternatives of the innermost group holding both, they could
+        (ECMA-262 allows a name twice only in different alternatives). Checking the last one is
+        enough: had an earlier one clashed with this, the last would clash with one of them."""
+        previous = self.last_named.get(name)
+        if previous is None:
+            return False
+        # The innermost group open now that was already open at the previous one: it holds both.
+        holder = self.stack[bisect.bisect_right(self.opened, previous) - 1]
+        return holder.position == previous or holder.alternative_start <= previous
 
     def closed(self, frame: _Open) -> Node:
         body = frame.close()
@@ -402,7 +426,7 @@ class _Parser:
             return Assertion(start, char)
         if char in "123456789":
             digits = self.digits()
-            reference = BackReference(start, 0, None)
+            reference = BackReference(start, None)
             self.references.append((reference, digits))
             return reference
         if char == "k":
@@ -411,7 +435,7 @@ class _Parser:
                 raise self.fail("\\k must be followed by <name>", start)
             self.index += 1
             name = self.group_name()
-            reference = BackReference(start, 0, name)
+            reference = BackReference(start, name)
             self.references.append((reference, name))
             return reference
         found = self.class_escape(start)
@@ -546,17 +570,17 @@ class _Parser:
 
     def resolve(self, reference: BackReference, written: str) -> None:
         if reference.name is not None:
-            number = self.names.get(reference.name)
-            if number is None:
+            numbers = self.names.get(reference.name)
+            if numbers is None:
                 raise self.fail(f"\\k<{reference.name}> names no group", reference.position)
-            reference.number = number
+            reference.numbers = tuple(numbers)
             return
         if _number_key(written) > _number_key(str(self.groups)):
             raise self.fail(
                 f"\\{written} refers to a group the pattern does not have (it has {self.groups})",
                 reference.position,
             )
-        reference.number = int(written)
+        reference.numbers = (int(written),)
 
     def character_class(self) -> CharSet:
         """``[…]`` from its ``[``; in ECMA-262 a ``]`` right after ``[`` or ``[^`` closes it."""
