@@ -154,6 +154,12 @@ REPRODUCERS = [
         "a 12 KB pattern, registered", _TWELVE_KB, 'answer = registered({"pattern": big})', "registered"
     ),
     Reproducer(
+        r"30,000 alternatives of `\p{L}` (180 KB), registered",
+        'big = "\\\\p{L}|" * 30_000 + "a"',
+        'answer = registered({"pattern": big})',
+        "SchemaError",
+    ),
+    Reproducer(
         "200 nested groups",
         'big = "(" * 200 + "a" + ")" * 200',
         'answer = verdict({"pattern": big}, "bab")',

@@ -318,6 +318,15 @@ def test_what_re2_refuses_for_its_limits_is_a_schema_error_at_registration(patte
         assert words in str(refused.value) and "cannot be run" in str(refused.value)
 
 
+def test_re2_reads_a_bounded_number_of_property_sets():
+    # RE2 reads each \p{…} into some 30 KB before its memory budget applies: 30,000 took 1 GB.
+    with pytest.raises(toolreg.SchemaError, match="30000 Unicode property sets"):
+        toolreg.check_schema({"pattern": "\\p{L}|" * 30_000 + "a"})
+    with pytest.raises(toolreg.SchemaError, match="1001 Unicode property sets"):
+        toolreg.check_schema({"pattern": "^" + "\\p{Cn}" * 143 + "$"})  # seven sets each
+    assert toolreg.compile({"pattern": "\\p{L}|" * 1000 + "a"}).is_valid("é")
+
+
 def test_the_translation_spells_out_ecma_262():
     assert to_re2(r"^\d\s.$") == (
         "\\A[\\x{30}-\\x{39}][\\x{9}-\\x{d}\\x{20}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}-\\x{2029}\\x{202f}"

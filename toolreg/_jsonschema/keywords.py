@@ -688,12 +688,12 @@ def _regex(value: Any, site: Site, *below: Token) -> Pattern:
     except RegexSyntaxError as error:
         site.refuse(f"is not a valid ECMA-262 regular expression: {error}", *below)
     except UnsupportedPattern as error:
-        site.refuse(f"{show(value)} cannot be run: {error}", *below)
+        site.refuse(f"cannot be run: {error}", *below)  # the pointer names the pattern
     if risk and not site.compiler.limits.allow_backtracking_patterns:
         site.refuse(
-            f"{show(value)} uses {risk}, which RE2 cannot express; rewrite it without, or accept it "
-            "with Limits(allow_backtracking_patterns=True), which runs it on a backtracking engine "
-            "(it is small enough for one to be bounded)",
+            f"uses {risk}, which RE2 cannot express; write it another way, or accept it with "
+            "Limits(allow_backtracking_patterns=True), which runs it on a backtracking engine (it is "
+            "small enough for one to be bounded)",
             *below,
         )
     return pattern

@@ -96,7 +96,7 @@ class Pattern:
         if refused is not None:
             raise UnsupportedPattern(
                 f"it uses {self.backtracking}, which RE2 cannot express, and a backtracking engine could "
-                f"not be bounded on it: {refused}; rewrite it without"
+                f"not be bounded on it: {refused}; write it another way"
             )
         self.search = _regress_search(tree)
 
@@ -252,8 +252,11 @@ def _translate(tree: Node, budget: int) -> str:
         elif isinstance(item, Repeat):
             stack.extend(reversed(_repeated(item)))
         elif isinstance(item, LookAround):
+            where = f"{item.opener}…) at position {item.position}"
             raise _Untranslatable(
-                f"a look-{'behind' if item.behind else 'ahead'} {item.opener}…) at position {item.position}"
+                f"a look-behind {where}"
+                if item.behind
+                else f"a look-ahead {where} (RE2 runs look-aheads only right after a leading ^)"
             )
         elif isinstance(item, BackReference):
             raise _Untranslatable(f"a back-reference at position {item.position}")
