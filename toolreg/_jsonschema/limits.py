@@ -28,9 +28,12 @@ class Limits:
     ``depth`` error at the first container past it, and no other error. ``max_schema_depth``: a schema
     document nested deeper, as JSON, is refused at registration; ``max_schema_size``: so is one with
     more subschemas. Tool arguments and schemas seen in real catalogs nest fewer than 10 levels.
-    ``allow_backtracking_patterns``: a ``pattern`` that only the backtracking engine can run and
-    whose time cannot be shown linear in the string (``(?=x)\\d*\\d*y``) is refused unless this is
-    set; see ``regex.backtracking_risk``.
+    ``allow_backtracking_patterns``: a ``pattern`` that RE2 cannot express (a look-behind, a
+    look-ahead other than right after a leading ``^``, a back-reference, a property RE2 does not
+    know) is refused unless this is set; set, such a pattern runs on a backtracking engine only if
+    it is small and every count in it has a most, so that a search costs at most ``regex.MAX_STEPS``
+    steps at each place of the string (``(?<!\\d)\\d{3}`` passes, ``(?<=a+)b`` never does); see
+    ``regex.backtracking_cost``.
     ``max_work``: how many steps of work one validation may take beyond :data:`WORK_PER_VALUE` for
     each value in the instance; past it the answer is one ``limit`` error (``is_valid``: False). A
     step is each subschema applied in place (a branch of ``allOf``, ``anyOf`` or ``oneOf``, the
