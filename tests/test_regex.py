@@ -325,6 +325,9 @@ def test_re2_reads_a_bounded_number_of_property_sets():
     with pytest.raises(toolreg.SchemaError, match="1001 Unicode property sets"):
         toolreg.check_schema({"pattern": "^" + "\\p{Cn}" * 143 + "$"})  # seven sets each
     assert toolreg.compile({"pattern": "\\p{L}|" * 1000 + "a"}).is_valid("é")
+    # A leading look-ahead is a search of its own, and shares the allowance with the rest.
+    with pytest.raises(toolreg.SchemaError, match="1200 Unicode property sets"):
+        toolreg.check_schema({"pattern": "^(?=" + "\\p{L}" * 600 + ")" + "\\p{L}" * 600})
 
 
 def test_the_translation_spells_out_ecma_262():
