@@ -177,8 +177,8 @@ _CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
 _HEX = frozenset("0123456789abcdefABCDEF")
 _DIGITS = frozenset("0123456789")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_PROPERTY_NAME = _ASCII_LETTERS | frozenset("_")
-_PROPERTY_VALUE = _PROPERTY_NAME | _DIGITS
+# What may follow "(?" in other dialects' inline flags: (?i), (?x), (?-i), (?aiLmsux) …
+_INLINE_FLAGS = frozenset("aiLmsuxU-")
 
 # ECMA-262's \d, \w and \s (WhiteSpace and LineTerminator), and what "." leaves out.
 DIGIT = [(0x30, 0x39)]
@@ -321,12 +321,12 @@ class _Parser:
         if self.peek() != "?":
             self.groups += 1
             return _Open(start, "group", self.groups)
-        following = self.source[self.index + 1 : self.index + 3]
+        following = self.peek(1)
         for kind in ("(?:", "(?=", "(?!", "(?<=", "(?<!"):
             if self.source.startswith(kind, start):
                 self.index = start + len(kind)
                 return _Open(start, "group" if kind == "(?:" else kind)
-        if following[:1] == "<":
+        if following == "<":
             self.index += 2
             name = self.group_name()
             if self.both_may_match(name):
@@ -335,11 +335,11 @@ class _Parser:
             self.names.setdefault(name, []).append(self.groups)
             self.last_named[name] = start
             return _Open(start, "group", self.groups, name)
-        if following[:1] == "P":
+        if following == "P":
             raise self.fail("Python's (?P…) syntax is not ECMA-262: write (?<name>…) and \\k<name>", start)
-        if following[:1] == "#":
+        if following == "#":
             raise self.fail("a (?#…) comment is not ECMA-262", start)
-        if following[:1] in set("imsxuUaL-"):
+        if following and following in _INLINE_FLAGS:
             raise self.fail("inline flags such as (?i) are not ECMA-262", start)
         raise self.fail("'(?' must be followed by ':', '=', '!', '<=', '<!' or '<name>'", start)
 
@@ -410,7 +410,7 @@ class _Parser:
 
     def digits(self) -> str:
         start = self.index
-        while self.peek() in _DIGITS and self.peek():
+        while self.peek() in _DIGITS:  # peek() is "" at the end, in no set
             self.index += 1
         return self.source[start : self.index]
 
@@ -457,12 +457,12 @@ class _Parser:
             return _CONTROL_ESCAPES[char]
         if char == "c":
             letter = self.peek()
-            if letter not in _ASCII_LETTERS or not letter:
+            if letter not in _ASCII_LETTERS:
                 raise self.fail("\\c must be followed by an ASCII letter", start)
             self.index += 1
             return ord(letter) % 32
         if char == "0":
-            if self.peek() in _DIGITS and self.peek():
+            if self.peek() in _DIGITS:
                 raise self.fail("\\0 followed by a digit (an octal escape) is not allowed", start)
             return 0
         if char == "x":
