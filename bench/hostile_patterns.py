@@ -131,7 +131,7 @@ REPRODUCERS = [
     ),
     Reproducer(
         r"`^(?:\p{L}?\p{L}?,)*$` on 57 characters",
-        'text = "aa," * 18 + "a!!"',
+        'text = "a," * 28 + "!"',
         'answer = verdict({"pattern": r"^(?:\\p{L}?\\p{L}?,)*$"}, text)',
         "invalid",
     ),
