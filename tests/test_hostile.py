@@ -21,6 +21,7 @@ from tests import accept_any
 from toolreg._cli import main
 from toolreg._jsonschema.keywords import Findings
 from toolreg._jsonschema.limits import WORK_PER_VALUE
+from toolreg._jsonschema.regex import Pattern
 from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.values import json_key, survey
 
