@@ -336,9 +336,9 @@ def test_import_reports_every_refusal_and_registers_the_rest():
 
 
 def test_import_refuses_a_tool_that_fails_for_any_reason_and_goes_on():
-    nested_groups = "(" * 200 + "a" + ")" * 200  # once a RecursionError out of registration
+    look_behind = "(?<=a)b"  # refused: RE2 cannot say it
     catalog = [
-        {"name": "deep", "inputSchema": {"type": "object", "properties": {"x": {"pattern": nested_groups}}}},
+        {"name": "behind", "inputSchema": {"type": "object", "properties": {"x": {"pattern": look_behind}}}},
         {"name": "unlucky", "inputSchema": SCHEMA},
         {"name": "fine", "inputSchema": SCHEMA},
     ]
@@ -352,7 +352,7 @@ def test_import_refuses_a_tool_that_fails_for_any_reason_and_goes_on():
     report = toolreg.import_mcp(tools, catalog, handlers)
     assert report.registered == {"fine": "fine"} and tools.names() == ["fine"]
     refused = {refusal.name: refusal.reason for refusal in report.refused}
-    assert set(refused) == {"deep", "unlucky"} and refused["unlucky"] == "RuntimeError: no handler today"
+    assert set(refused) == {"behind", "unlucky"} and refused["unlucky"] == "RuntimeError: no handler today"
 
 
 def test_import_takes_a_mapping_of_handlers():
