@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import anyio
@@ -108,7 +109,7 @@ def test_tools_list_is_the_registrys_export_page_by_page(peer, marks):
 
 @pytest.mark.slow
 def test_a_bad_call_is_an_error_with_every_pointer_and_the_handler_never_runs(peer, marks):
-    tag = f"bad {peer.protocol_version} {id(peer)}"
+    tag = f"bad {uuid.uuid4().hex}"  # each run its own: an id() may be reused
     # Arguments a handler would take, and then fail on, having left its mark.
     result = peer.call("demo.add", {"a": "1", "b": 2.5, "tag": tag})
     assert result.is_error
@@ -127,7 +128,7 @@ def test_a_bad_call_is_an_error_with_every_pointer_and_the_handler_never_runs(pe
 
 @pytest.mark.slow
 def test_a_good_call_has_content_and_structured_content(peer, marks):
-    result = peer.call("demo.add", {"a": 1, "b": 2, "tag": f"good {id(peer)}"})
+    result = peer.call("demo.add", {"a": 1, "b": 2, "tag": f"good {uuid.uuid4().hex}"})
     assert not result.is_error
     assert result.structured_content == {"sum": 3}
     assert text(result) == '{"sum": 3}'
