@@ -18,7 +18,7 @@ from hypothesis.internal.conjecture import providers
 from ._impl import Implementation, findings
 from ._official import keywords_along, keywords_used
 from ._oracle import Finding, Oracles
-from ._strategies import instances_for, schemas
+from ._strategies import cross_check_schemas, instances_for
 
 __all__ = ["Disagreement", "KeywordCount", "Report", "compare", "run", "python_literal"]
 
@@ -228,7 +228,7 @@ def run(
     """
     found: list[Disagreement] = []
     known: set[tuple[str, tuple[str, ...]]] = set()
-    strategy = schemas(keywords)
+    strategy = cross_check_schemas(keywords)
     while True:
         stop_at_new = len(found) < max_distinct
         report, new = _one_pass(

@@ -15,10 +15,14 @@ from hypothesis_jsonschema import from_schema
 
 from toolreg._jsonschema.vocabulary import keywords, subschemas
 
+from ._edges import EDGES, edge_instances
+
 __all__ = [
     "KEYWORD_VALUES",
     "PROPERTY_NAMES",
     "schemas",
+    "focused_schemas",
+    "cross_check_schemas",
     "json_values",
     "instances_for",
     "shaped",
@@ -207,6 +211,70 @@ def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> 
     )
     bodies = st.fixed_dictionaries({name: typed for name in REF_TARGETS.values()})
     return st.builds(_with_definitions, plain, bodies).map(_identifiers_kept_apart)
+
+
+# Ways to put a subschema below the root, and the keywords each uses: a focused schema's keyword is
+# then probed at depth, under an object that may require it.
+_DESCENTS: dict[str, tuple[frozenset[str], Callable[[Any, str], Any]]] = {
+    "property": (frozenset({"properties"}), lambda inner, name: {"properties": {name: inner}}),
+    "required property": (
+        frozenset({"properties", "required"}),
+        lambda inner, name: {"properties": {name: inner}, "required": [name]},
+    ),
+    "items": (frozenset({"items"}), lambda inner, name: {"items": inner}),
+    "prefixItems": (frozenset({"prefixItems"}), lambda inner, name: {"prefixItems": [inner]}),
+    "allOf": (frozenset({"allOf"}), lambda inner, name: {"allOf": [inner]}),
+}
+# A number's keywords speak to integers as much as to numbers.
+_NUMBER_TYPES: tuple[dict[str, str], ...] = ({"type": "integer"}, {"type": "number"}, {})
+
+
+def focused_schemas(keywords: Collection[str] | None = None) -> Strategy:
+    """Small schemas: one keyword that has edge values (see ``_edges``), with the type it speaks to,
+    up to three levels down through properties, items or allOf. Their instances then hold that
+    keyword's edge values at that depth, which random schemas reach only now and then."""
+    allowed = set(KEYWORD_VALUES if keywords is None else keywords)
+    names = sorted(set(EDGES) & allowed)
+    if not names:
+        raise ValueError("no keyword with edge values among " + ", ".join(sorted(allowed)))
+
+    def typed(name: str) -> Strategy:
+        implied = TYPE_OF_KEYWORD.get(name)
+        if "type" not in allowed or implied is None:
+            return st.just({})
+        return st.sampled_from(_NUMBER_TYPES if implied == "number" else ({"type": implied}, {}))
+
+    bodies = st.one_of(
+        [
+            st.builds(
+                lambda value, type_, name=name: {**type_, name: value},
+                KEYWORD_VALUES[name](st.booleans()),
+                typed(name),
+            )
+            for name in names
+        ]
+    )
+    descents = [descend for uses, descend in _DESCENTS.values() if uses <= allowed]
+    if not descents:
+        return bodies
+    steps = st.lists(st.tuples(st.sampled_from(descents), st.sampled_from(PROPERTY_NAMES)), max_size=3)
+    return st.builds(_descended, bodies, steps)
+
+
+def _descended(body: Any, steps: list[tuple[Callable[[Any, str], Any], str]]) -> Any:
+    for descend, name in steps:
+        body = descend(body, name)
+    return body
+
+
+def cross_check_schemas(keywords: Collection[str] | None = None) -> Strategy:
+    """What the cross-check draws: one schema in four focused (see :func:`focused_schemas`), the
+    others random; focused ones first, so that a disagreement shrinks towards one."""
+    drawn = schemas(keywords)
+    if not set(EDGES) & set(KEYWORD_VALUES if keywords is None else keywords):
+        return drawn
+    focused = focused_schemas(keywords)
+    return st.sampled_from((focused, drawn, drawn, drawn)).flatmap(lambda strategy: strategy)
 
 
 def _identifiers_kept_apart(schema: Any) -> Any:
@@ -476,9 +544,14 @@ def shaped(schema: Any) -> Strategy:
     return st.one_of(shapes) if shapes else json_values()
 
 
+# How many edge values (see _edges) each schema's instances include at most.
+EDGES_PER_SCHEMA = 16
+
+
 def instances_for(schema: Any) -> st.SearchStrategy[list[Any]]:
-    """A near-valid instance, its Unicode twins and mutations, a shaped one, arbitrary JSON, and
-    for a ``not`` at the root a value its subschema accepts, which ``not`` must then refuse."""
+    """A near-valid instance, its Unicode twins and mutations, the same with edge values placed where
+    each keyword applies (see ``_edges``), a shaped one, arbitrary JSON, and for a ``not`` at the
+    root a value its subschema accepts, which ``not`` must then refuse."""
     negated = schema.get("not") if isinstance(schema, dict) else None
     refused_by_not = st.just([]) if negated is None else near_valid(negated).map(lambda value: [value])
     return st.one_of(near_valid(schema), json_values()).flatmap(
@@ -487,5 +560,15 @@ def instances_for(schema: Any) -> st.SearchStrategy[list[Any]]:
             shaped(schema),
             st.lists(json_values(allow_non_finite=True), min_size=1, max_size=2),
             refused_by_not,
-        ).map(lambda drawn: [seed, *_twins(seed), *drawn[0], drawn[1], *drawn[2], *drawn[3]])
+        ).map(
+            lambda drawn: [
+                seed,
+                *_twins(seed),
+                *edge_instances(schema, seed, EDGES_PER_SCHEMA),
+                *drawn[0],
+                drawn[1],
+                *drawn[2],
+                *drawn[3],
+            ]
+        )
     )
