@@ -22,7 +22,15 @@ from toolreg._jsonschema.pointer import to_pointer
 
 from ._official import ONE_SCHEMA, SCHEMA_ARRAY, SCHEMA_OBJECT, keywords_used
 
-__all__ = ["Finding", "DIVERGENCES", "Oracles", "non_finite_places", "locate_false_subschemas"]
+__all__ = [
+    "Finding",
+    "DIVERGENCES",
+    "Oracle",
+    "Oracles",
+    "finding",
+    "non_finite_places",
+    "locate_false_subschemas",
+]
 
 
 @dataclass(frozen=True, order=True)
@@ -188,9 +196,12 @@ _ORACLES = {
         jsonschema.Draft7Validator,
     )
 }
+# The 2020-12 one, public to the tests, which plant bugs in copies of it.
+Oracle = _ORACLES[jsonschema.Draft202012Validator]
 
 
-def _finding(error: OracleError) -> Finding:
+def finding(error: OracleError) -> Finding:
+    """One of jsonschema's errors as the comparison sees it."""
     keyword, schema_path = error.validator, list(error.absolute_schema_path)
     if keyword == "not" and isinstance(error.schema, dict) and error.schema.get("$comment") == FALSE_MARK:
         keyword, schema_path = "false", schema_path[:-1]
@@ -212,7 +223,7 @@ class Oracles:
         places = list(non_finite_places(instance))
         if places:
             return [Finding(place, "json", "") for place in places]
-        return [_finding(error) for error in self._jsonschema.iter_errors(instance)]
+        return [finding(error) for error in self._jsonschema.iter_errors(instance)]
 
     def second_verdict(self, instance: Any) -> bool | None:
         """jsonschema-rs's verdict, from an independent ECMA-262 engine; None where it has no say.
