@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from urllib.parse import unquote
@@ -190,12 +191,12 @@ MAX_REFERENCES = 3
 
 
 def sites(schema: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
-    """Each object schema of ``schema`` with the instance path it applies to, following local
-    references; an object schema reached at several paths is given at each."""
-    pending: list[tuple[Path, Any, int]] = [((), schema, 0)]
+    """Each object schema of ``schema`` with the instance path it applies to, shallowest first,
+    following local references; an object schema reached at several paths is given at each."""
+    pending: deque[tuple[Path, Any, int]] = deque([((), schema, 0)])
     seen: set[tuple[int, Path]] = set()
     while pending:
-        path, node, followed = pending.pop()
+        path, node, followed = pending.popleft()
         if not isinstance(node, dict) or len(path) > MAX_DEPTH or (id(node), path) in seen:
             continue
         seen.add((id(node), path))

@@ -1,5 +1,7 @@
 """The conformance suite itself: toolreg passes it, planted bugs fail it, and its oracles say what we mean."""
 
+import importlib
+import json
 from collections import Counter
 
 import pytest
@@ -7,6 +9,7 @@ from hypothesis import settings
 
 from conformance.__main__ import main
 from conformance._differential import compare, python_literal, run
+from conformance._edges import EDGES, edge_instances, json_twins
 from conformance._impl import findings, load, toolreg_errors
 from conformance._oracle import Finding, Oracles, locate_false_subschemas
 from conformance._regressions import REGRESSIONS
@@ -33,6 +36,54 @@ def test_toolreg_agrees_with_both_oracles():
 
 def test_every_supported_keyword_has_a_generator():
     assert set(KEYWORD_VALUES) == set(KEYWORDS)
+    assert set(EDGES) <= set(KEYWORDS)
+
+
+def test_edge_values_are_placed_where_their_keyword_applies():
+    schema = {
+        "properties": {
+            "a/b": {"properties": {"n": {"type": "integer"}}, "required": ["n", "m"]},
+            "s": {"items": {"maxLength": 2}},
+        }
+    }
+    edges = edge_instances(schema, {"a/b": {"n": 3, "m": 0}, "s": ["x"]}, limit=100)
+    # 1.0 and "1" where an integer is asked for, three levels down.
+    assert {"a/b": {"n": 1.0, "m": 0}, "s": ["x"]} in edges
+    assert {"a/b": {"n": "1", "m": 0}, "s": ["x"]} in edges
+    # The object lacking each required name in turn.
+    assert {"a/b": {"m": 0}, "s": ["x"]} in edges and {"a/b": {"n": 3}, "s": ["x"]} in edges
+    # Two astral characters: two code points, four UTF-16 units; and one more than the bound.
+    assert {"a/b": {"n": 3, "m": 0}, "s": ["😀😀"]} in edges
+    assert {"a/b": {"n": 3, "m": 0}, "s": ["😀😀😀"]} in edges
+    # Under a limit, every keyword's most telling value comes before any keyword's second.
+    assert edge_instances(schema, None, limit=3) == [{"a/b": {"m": 1}}, {"a/b": {"n": 1.0}}, {"s": ["😀"]}]
+
+
+def test_json_twins_are_equal_as_json_or_only_look_so():
+    assert json_twins(1) == [1.0, True, "1"]
+    assert json_twins(0.0) == [0, False, -0.0, "0.0"]
+    assert json_twins([True]) == [[1], [1.0]]
+    assert json_twins("é") == ["e\u0301"]
+
+
+def test_the_draws_do_not_depend_on_what_ran_before(tmp_path, monkeypatch):
+    def drawn():
+        seen = []
+
+        def recording(schema, instance):
+            seen.append(json.dumps([schema, instance]))
+            return toolreg_errors(schema, instance)
+
+        run(recording, examples=20, seed_value=SEED, count_all=False, shrink=False)
+        return seen
+
+    before = drawn()
+    # Hypothesis draws constants from the source of every local module imported so far.
+    constants = [f"w{number}" for number in range(200)] + list(range(-3, 200))
+    (tmp_path / "fresh_constants.py").write_text(f"CONSTANTS = {constants!r}\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("fresh_constants")
+    assert drawn() == before
 
 
 # They hold schemas for $ref, or name them, or annotate, and assert nothing themselves.
@@ -103,8 +154,22 @@ def test_each_keyword_is_generated_and_makes_instances_fail(group):
             ["properties", "additionalProperties", "type", "items"],
             lambda d: any("~" in f.path for f in d.oracle),
         ),
+        # Caught by edge values, with every keyword drawn (see _edges).
+        (planted.numeric_strings_as_numbers, None, lambda d: "type" in d.keywords),
+        (planted.integral_floats_refused, None, lambda d: "type" in d.keywords),
+        (planted.required_at_the_child, None, lambda d: "required" in d.keywords),
+        (planted.utf16_lengths, None, lambda d: {"minLength", "maxLength"} & set(d.keywords)),
     ],
-    ids=["booleans-as-integers", "python-re-patterns", "first-error-only", "unescaped-pointers"],
+    ids=[
+        "booleans-as-integers",
+        "python-re-patterns",
+        "first-error-only",
+        "unescaped-pointers",
+        "numeric-strings-as-numbers",
+        "integral-floats-refused",
+        "required-at-the-child",
+        "utf16-lengths",
+    ],
 )
 def test_planted_bugs_are_flagged(wrapper, keywords, telltale):
     # Only that each bug is caught matters here: its first disagreement, as drawn, with its telltale.
