@@ -214,25 +214,26 @@ def schemas(keywords: Collection[str] | None = None, *, max_leaves: int = 8) -> 
 
 
 # Ways to put a subschema below the root, and the keywords each uses: a focused schema's keyword is
-# then probed at depth, under an object that may require it.
-_DESCENTS: dict[str, tuple[frozenset[str], Callable[[Any, str], Any]]] = {
-    "property": (frozenset({"properties"}), lambda inner, name: {"properties": {name: inner}}),
-    "required property": (
+# then probed at depth, under an object that requires it where "required" may be drawn (else merely
+# has it).
+_DESCENTS: tuple[tuple[frozenset[str], Callable[[Any, str], Any]], ...] = (
+    (
         frozenset({"properties", "required"}),
         lambda inner, name: {"properties": {name: inner}, "required": [name]},
     ),
-    "items": (frozenset({"items"}), lambda inner, name: {"items": inner}),
-    "prefixItems": (frozenset({"prefixItems"}), lambda inner, name: {"prefixItems": [inner]}),
-    "allOf": (frozenset({"allOf"}), lambda inner, name: {"allOf": [inner]}),
-}
+    (frozenset({"items"}), lambda inner, name: {"items": inner}),
+    (frozenset({"prefixItems"}), lambda inner, name: {"prefixItems": [inner]}),
+    (frozenset({"allOf"}), lambda inner, name: {"allOf": [inner]}),
+)
+_PROPERTY = (frozenset({"properties"}), lambda inner, name: {"properties": {name: inner}})
 # A number's keywords speak to integers as much as to numbers.
-_NUMBER_TYPES: tuple[dict[str, str], ...] = ({"type": "integer"}, {"type": "number"}, {})
+_NUMBER_TYPES: tuple[dict[str, str], ...] = ({"type": "integer"}, {"type": "number"})
 
 
 def focused_schemas(keywords: Collection[str] | None = None) -> Strategy:
-    """Small schemas: one keyword that has edge values (see ``_edges``), with the type it speaks to,
-    up to three levels down through properties, items or allOf. Their instances then hold that
-    keyword's edge values at that depth, which random schemas reach only now and then."""
+    """Small schemas: one or two keywords that have edge values (see ``_edges``), with the type they
+    speak to, up to three levels down through properties, items or allOf. Their instances then hold
+    those keywords' edge values at that depth, which random schemas reach only now and then."""
     allowed = set(KEYWORD_VALUES if keywords is None else keywords)
     names = sorted(set(EDGES) & allowed)
     if not names:
@@ -242,9 +243,9 @@ def focused_schemas(keywords: Collection[str] | None = None) -> Strategy:
         implied = TYPE_OF_KEYWORD.get(name)
         if "type" not in allowed or implied is None:
             return st.just({})
-        return st.sampled_from(_NUMBER_TYPES if implied == "number" else ({"type": implied}, {}))
+        return st.sampled_from(_NUMBER_TYPES) if implied == "number" else st.just({"type": implied})
 
-    bodies = st.one_of(
+    one = st.one_of(
         [
             st.builds(
                 lambda value, type_, name=name: {**type_, name: value},
@@ -254,7 +255,12 @@ def focused_schemas(keywords: Collection[str] | None = None) -> Strategy:
             for name in names
         ]
     )
-    descents = [descend for uses, descend in _DESCENTS.values() if uses <= allowed]
+    # A second keyword beside the first is probed by the same instances (a string fails "type":
+    # "integer", and is still measured by "maxLength").
+    bodies = st.builds(lambda first, second: {**second, **first}, one, st.just({}) | one)
+    descents = [descend for uses, descend in _DESCENTS if uses <= allowed]
+    if not _DESCENTS[0][0] <= allowed and _PROPERTY[0] <= allowed:
+        descents.append(_PROPERTY[1])
     if not descents:
         return bodies
     steps = st.lists(st.tuples(st.sampled_from(descents), st.sampled_from(PROPERTY_NAMES)), max_size=3)
@@ -274,7 +280,12 @@ def cross_check_schemas(keywords: Collection[str] | None = None) -> Strategy:
     if not set(EDGES) & set(KEYWORD_VALUES if keywords is None else keywords):
         return drawn
     focused = focused_schemas(keywords)
-    return st.sampled_from((focused, drawn, drawn, drawn)).flatmap(lambda strategy: strategy)
+
+    @st.composite
+    def one_in_four_focused(draw: st.DrawFn) -> Any:
+        return draw(focused if draw(st.integers(0, 3)) == 0 else drawn)
+
+    return one_in_four_focused()
 
 
 def _identifiers_kept_apart(schema: Any) -> Any:
