@@ -34,7 +34,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="MODULE:FUNCTION",
         help="f(schema, instance) returning errors with 'path' and 'keyword' (default: toolreg.validate)",
     )
-    parser.add_argument("--examples", type=int, default=DEFAULT_EXAMPLES, help="random schemas to draw")
+    parser.add_argument(
+        "--examples",
+        type=int,
+        default=DEFAULT_EXAMPLES,
+        help="examples to draw, each a random schema and a small focused one",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the same seed gives the same run")
     parser.add_argument(
         "--keywords",
@@ -64,7 +69,7 @@ def _progress(attempt: int, done: int, total: int) -> None:
     step = max(total // 10, 1)
     if done <= total and done % step == 0:
         again = f" (pass {attempt}, after a disagreement was shrunk)" if attempt > 1 else ""
-        print(f"  ... {done}/{total} schemas{again}", file=sys.stderr, flush=True)
+        print(f"  ... {done}/{total} examples{again}", file=sys.stderr, flush=True)
 
 
 def _regressions(implementation: Implementation, name: str) -> int:
@@ -162,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
 
     disagreements = _regressions(implementation, name)
-    print(f"cross-checking {name}: {options.examples} schemas, seed {options.seed}", file=sys.stderr)
+    print(f"cross-checking {name}: {options.examples} examples, seed {options.seed}", file=sys.stderr)
     started = time.monotonic()
     report = run(
         implementation,

@@ -18,7 +18,7 @@ from hypothesis.internal.conjecture import providers
 from ._impl import Implementation, findings
 from ._official import keywords_along, keywords_used
 from ._oracle import Finding, Oracles
-from ._strategies import cross_check_schemas, instances_for
+from ._strategies import Strategy, example_schemas, instances_for
 
 __all__ = ["Disagreement", "KeywordCount", "Report", "compare", "run", "python_literal"]
 
@@ -218,7 +218,8 @@ def run(
     count_all: bool = True,
     shrink: bool = True,
 ) -> Report:
-    """Draw ``examples`` schemas (each with several instances) and compare every verdict and error.
+    """Draw ``examples`` examples, each a random schema and a focused one (see ``example_schemas``)
+    with several instances each, and compare every verdict and error.
 
     Each new kind of disagreement stops Hypothesis, which shrinks it; the run then starts again from
     the same seed, counting that kind without stopping, until a full pass finds nothing new. With
@@ -228,11 +229,11 @@ def run(
     """
     found: list[Disagreement] = []
     known: set[tuple[str, tuple[str, ...]]] = set()
-    strategy = cross_check_schemas(keywords)
+    drawn = example_schemas(keywords)
     while True:
         stop_at_new = len(found) < max_distinct
         report, new = _one_pass(
-            implementation, strategy, examples, seed_value, known, stop_at_new, progress, shrink
+            implementation, drawn, examples, seed_value, known, stop_at_new, progress, shrink
         )
         if new is not None:
             found.append(new)
@@ -244,7 +245,7 @@ def run(
 
 def _one_pass(
     implementation: Implementation,
-    strategy: st.SearchStrategy[Any],
+    drawn: list[tuple[str, Strategy]],
     examples: int,
     seed_value: int,
     known: set[tuple[str, tuple[str, ...]]],
@@ -255,6 +256,7 @@ def _one_pass(
     """One Hypothesis run: a full report, or the first new kind of disagreement, shrunk."""
     report = Report()
     attempt = len(known) + 1
+    done = 0
 
     @settings(
         max_examples=examples,
@@ -267,19 +269,22 @@ def _one_pass(
     @seed(seed_value)
     @given(st.data())
     def cross_check(data: st.DataObject) -> None:
-        schema = data.draw(strategy, label="schema")
-        instances = data.draw(instances_for(schema), label="instances")
-        oracles = Oracles(schema)
-        report.schemas += 1
-        for keyword in keywords_used(schema):
-            report.keywords.setdefault(keyword, KeywordCount()).schemas += 1
-        for instance in instances:
-            disagreement = compare(implementation, oracles, schema, instance)
-            report.count(schema, instance, oracles.findings(instance), disagreement)
-            if disagreement is not None and stop_at_new and disagreement.signature not in known:
-                raise _Found(disagreement)
+        nonlocal done
+        for label, strategy in drawn:
+            schema = data.draw(strategy, label=label)
+            instances = data.draw(instances_for(schema), label=f"instances of the {label}")
+            oracles = Oracles(schema)
+            report.schemas += 1
+            for keyword in keywords_used(schema):
+                report.keywords.setdefault(keyword, KeywordCount()).schemas += 1
+            for instance in instances:
+                disagreement = compare(implementation, oracles, schema, instance)
+                report.count(schema, instance, oracles.findings(instance), disagreement)
+                if disagreement is not None and stop_at_new and disagreement.signature not in known:
+                    raise _Found(disagreement)
+        done += 1
         if progress is not None:
-            progress(attempt, report.schemas, examples)
+            progress(attempt, done, examples)
 
     try:
         with _no_local_constants():

@@ -22,7 +22,7 @@ __all__ = [
     "PROPERTY_NAMES",
     "schemas",
     "focused_schemas",
-    "cross_check_schemas",
+    "example_schemas",
     "json_values",
     "instances_for",
     "shaped",
@@ -231,7 +231,7 @@ _NUMBER_TYPES: tuple[dict[str, str], ...] = ({"type": "integer"}, {"type": "numb
 
 
 def focused_schemas(keywords: Collection[str] | None = None) -> Strategy:
-    """Small schemas: one or two keywords that have edge values (see ``_edges``), with the type they
+    """Small schemas: one to three keywords that have edge values (see ``_edges``), with the type they
     speak to, up to three levels down through properties, items or allOf. Their instances then hold
     those keywords' edge values at that depth, which random schemas reach only now and then."""
     allowed = set(KEYWORD_VALUES if keywords is None else keywords)
@@ -255,9 +255,10 @@ def focused_schemas(keywords: Collection[str] | None = None) -> Strategy:
             for name in names
         ]
     )
-    # A second keyword beside the first is probed by the same instances (a string fails "type":
-    # "integer", and is still measured by "maxLength").
-    bodies = st.builds(lambda first, second: {**second, **first}, one, st.just({}) | one)
+    # Keywords beside the first are probed by the same instances (a string fails "type": "integer",
+    # and is still measured by "maxLength").
+    more: Strategy = st.just({}) | one
+    bodies = st.builds(lambda first, second, third: {**third, **second, **first}, one, more, more)
     descents = [descend for uses, descend in _DESCENTS if uses <= allowed]
     if not _DESCENTS[0][0] <= allowed and _PROPERTY[0] <= allowed:
         descents.append(_PROPERTY[1])
@@ -273,20 +274,18 @@ def _descended(body: Any, steps: list[tuple[Callable[[Any, str], Any], str]]) ->
     return body
 
 
-def cross_check_schemas(keywords: Collection[str] | None = None) -> Strategy:
-    """What the cross-check draws: half the schemas focused (see :func:`focused_schemas`), half
-    random. (Hypothesis draws a schema again with other instances as often as not: 400 examples hold
-    about 130 distinct schemas.)"""
-    drawn = schemas(keywords)
-    if not set(EDGES) & set(KEYWORD_VALUES if keywords is None else keywords):
-        return drawn
-    focused = focused_schemas(keywords)
+def example_schemas(keywords: Collection[str] | None = None) -> list[tuple[str, Strategy]]:
+    """What each example of the cross-check draws, in order: a random schema, then a focused one
+    (see :func:`focused_schemas`) where any keyword drawn has edge values.
 
-    @st.composite
-    def half_focused(draw: st.DrawFn) -> Any:
-        return draw(drawn if draw(st.booleans()) else focused)
-
-    return half_focused()
+    The focused schema comes last on purpose: Hypothesis keeps the beginning of an example and
+    varies its end as often as not (400 examples hold about 130 distinct random schemas), so the
+    focused schemas differ from one example to the next.
+    """
+    drawn = [("schema", schemas(keywords))]
+    if set(EDGES) & set(KEYWORD_VALUES if keywords is None else keywords):
+        drawn.append(("focused schema", focused_schemas(keywords)))
+    return drawn
 
 
 def _identifiers_kept_apart(schema: Any) -> Any:
