@@ -7,7 +7,8 @@ BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: test quick conformance bench fuzz lint clean
 
-$(STAMP): pyproject.toml requirements-test.txt
+# The version is in the installed metadata too, so a new one reinstalls.
+$(STAMP): pyproject.toml requirements-test.txt toolreg/_version.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt

@@ -21,6 +21,7 @@ from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - 
 from ._providers.mcp import ImportReport, import_mcp
 from ._registry import ToolRecord
 from ._toolregistry import ToolRegistry
+from ._version import __version__ as __version__
 
 __all__ = [
     "ToolRegistry",
