@@ -211,8 +211,8 @@ def _machine() -> dict[str, Any]:
 
 
 def _versions() -> dict[str, str]:
-    packages = ("toolreg", "jsonschema", "fastjsonschema", "jsonschema-rs", "corvus-json-schema", "regress")
-    return {package: version(package) for package in packages}
+    packages = ("jsonschema", "fastjsonschema", "jsonschema-rs", "corvus-json-schema", "regress")
+    return {"toolreg": toolreg.__version__} | {package: version(package) for package in packages}
 
 
 # Each goal: workload, toolreg's row, the peer's row, the bound on toolreg / peer. The project's goals
