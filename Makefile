@@ -20,8 +20,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check toolreg tests conformance bench
 	$(BIN)/mypy --strict toolreg conformance
 
+# Two workers (the CI machine has two cores) and the branch-coverage gate set in pyproject.toml.
+WORKERS ?= 2
+
 test: lint
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --cov --cov-report=term
 
 # The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs; under 30 seconds.
 quick: $(STAMP)
@@ -42,4 +45,4 @@ fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py tests/test_hostile.py tests/test_promises.py tests/test_regex.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*
