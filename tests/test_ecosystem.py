@@ -605,11 +605,11 @@ def test_export_into_a_reader_that_stops_early_keeps_its_exit_code(tmp_path):
     path.write_text(json.dumps({"tools": many}))
     # As `toolreg export many.json --to openai | head -1`: the reader takes a line and goes away.
     command = [sys.executable, "-m", "toolreg._cli", "export", str(path), "--to", "openai"]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert child.stdout is not None and child.stdout.readline() == b"[\n"
-    child.stdout.close()
-    assert child.wait(timeout=60) == 0
-    assert child.stderr is not None and child.stderr.read() == b""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stdout.readline() == b"[\n"
+        child.stdout.close()
+        assert child.wait(timeout=60) == 0
+        assert child.stderr is not None and child.stderr.read() == b""
 
 
 def test_the_console_script_has_help():

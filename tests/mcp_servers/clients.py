@@ -55,7 +55,8 @@ def http_server(module: str, *args: str) -> Iterator[str]:
             lines.put(line)
         lines.put(None)
 
-    threading.Thread(target=read, daemon=True).start()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     try:
         said = []
         while True:
@@ -74,6 +75,8 @@ def http_server(module: str, *args: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        reader.join(10)  # the pipe ends with the process; close it once nothing reads it
+        process.stderr.close()
 
 
 class Peer:
