@@ -13,7 +13,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'toolreg[mcp]'")
+pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'pytoolreg[mcp]'")
 
 import mcp_types as types
 from mcp import Client, ClientSession, MCPError, StdioServerParameters, stdio_client
@@ -86,7 +86,7 @@ def test_toolreg_alone_does_not_import_the_sdk():
 def test_without_the_sdk_toolreg_mcp_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "toolreg.mcp")
     monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` now fails, as when it is not installed
-    with pytest.raises(ImportError, match=r"pip install 'toolreg\[mcp\]'"):
+    with pytest.raises(ImportError, match=r"pip install 'pytoolreg\[mcp\]'"):
         importlib.import_module("toolreg.mcp")
 
 
@@ -218,7 +218,7 @@ def test_the_command_line_without_the_sdk_names_the_extra(monkeypatch, capsys):
     monkeypatch.delitem(sys.modules, "toolreg.mcp")
     monkeypatch.setitem(sys.modules, "mcp", None)
     assert main(["serve", "tests.mcp_servers.catalog"]) == 2
-    assert "pip install 'toolreg[mcp]'" in capsys.readouterr().err
+    assert "pip install 'pytoolreg[mcp]'" in capsys.readouterr().err
 
 
 # -- in process: the details of a listing ----------------------------------------------------------

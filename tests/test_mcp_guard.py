@@ -5,7 +5,7 @@ and a toolreg server whose tools change while the guard is connected (those test
 import anyio
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'toolreg[mcp]'")
+pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'pytoolreg[mcp]'")
 
 import mcp_types as types
 from mcp.client.subscriptions import listen

@@ -10,7 +10,7 @@ import pytest
 import toolreg
 
 pydantic = pytest.importorskip(
-    "pydantic", reason="pydantic is not installed: pip install 'toolreg[pydantic]'"
+    "pydantic", reason="pydantic is not installed: pip install 'pytoolreg[pydantic]'"
 )
 from pydantic import BaseModel, Field  # noqa: E402
 from typing_extensions import TypedDict  # noqa: E402  (pydantic needs it before Python 3.12)
@@ -240,5 +240,5 @@ def test_without_pydantic_the_message_says_how_to_get_it(monkeypatch):
     import sys
 
     monkeypatch.setitem(sys.modules, "pydantic", None)  # `import pydantic` now fails, as when absent
-    with pytest.raises(toolreg.InvalidToolError, match=r"toolreg\[pydantic\]"):
+    with pytest.raises(toolreg.InvalidToolError, match=r"pytoolreg\[pydantic\]"):
         toolreg.ToolRegistry().tool("t.x")(lambda a: a)

@@ -20,7 +20,7 @@ def _pydantic() -> Any:
         import pydantic
     except ImportError:
         raise InvalidToolError(
-            "a schema from a Python function or model needs pydantic: pip install 'toolreg[pydantic]', "
+            "a schema from a Python function or model needs pydantic: pip install 'pytoolreg[pydantic]', "
             "or pass schema= yourself"
         ) from None
     return pydantic

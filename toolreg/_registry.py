@@ -272,7 +272,7 @@ class Registry:
         tool object (``_meta``, ``icons``, more ``annotations``), given back by ``export("mcp")``.
         The handler must fit the schema: see :func:`toolreg._signatures.check_handler`.
 
-        ``schema`` may be a pydantic model class (``toolreg[pydantic]``): its JSON schema is used, and
+        ``schema`` may be a pydantic model class (``pytoolreg[pydantic]``): its JSON schema is used, and
         calls are checked exactly as it says, with no coercion. With ``as_model``, the handler takes
         one argument, the model instance built from a call's valid arguments; what the model refuses
         beyond its schema (a date that is no date) is the call's arguments error, with its pointer.
@@ -437,7 +437,7 @@ class Registry:
         """Register the decorated function as the handler of ``name``, with :meth:`register`'s
         keyword arguments (``description``, ``idempotent``…); the function is returned as it is.
 
-        Without ``schema`` (``toolreg[pydantic]``), the schema comes from the function's parameters,
+        Without ``schema`` (``pytoolreg[pydantic]``), the schema comes from the function's parameters,
         the description from its docstring's summary (each parameter's from its ``Args:`` section),
         and the output schema from its return annotation when that is an object.
         """

@@ -26,7 +26,7 @@ try:
     from pydantic import ValidationError as ModelError
 except ImportError as missing:
     raise ImportError(
-        f"toolreg.mcp needs the MCP SDK ({missing}): pip install 'toolreg[mcp]'", name=missing.name
+        f"toolreg.mcp needs the MCP SDK ({missing}): pip install 'pytoolreg[mcp]'", name=missing.name
     ) from missing
 
 # toolreg's public API only, as any user of it would: the modules behind it may move.
