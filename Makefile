@@ -20,11 +20,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check toolreg tests conformance bench
 	$(BIN)/mypy --strict toolreg conformance
 
-# Two workers (the CI machine has two cores) and the branch-coverage gate set in pyproject.toml.
+# Two workers (the CI machine has two cores), each taking whole test files, so that a module's
+# fixtures (the hostile cases' child processes) start once; the branch-coverage gate is in pyproject.toml.
 WORKERS ?= 2
 
 test: lint
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --cov --cov-report=term
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadscope --cov --cov-report=term
 
 # The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs; under 30 seconds.
 quick: $(STAMP)
