@@ -75,6 +75,9 @@ class Sandbox:
         if self.process is not None:
             self.process.kill()
             self.process.wait()
+            for pipe in (self.process.stdin, self.process.stdout):
+                if pipe is not None:
+                    pipe.close()
             self.process = None
 
 

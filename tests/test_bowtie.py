@@ -163,5 +163,8 @@ def test_official_cases_through_the_harness_get_the_suite_s_verdicts():
         assert harness.wait(timeout=30) == 0
     finally:
         harness.kill()
+        harness.wait()
+        harness.stdin.close()
+        harness.stdout.close()
     assert judged > 500
     assert not wrong, "\n".join(wrong)
