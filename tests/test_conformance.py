@@ -19,8 +19,10 @@ from toolreg._jsonschema.vocabulary import keywords
 
 KEYWORDS = keywords()
 
-# The cross-checks and real catalogs: `make test` runs them, `make quick` leaves them out.
-pytestmark = pytest.mark.slow
+# The cross-checks: `make test` runs them, `make quick` leaves them out. They run toolreg over
+# thousands of random schemas, which coverage would trace at twice the cost; the rest of the suite
+# measures what they reach (no_cover: pytest-cov's marker).
+pytestmark = [pytest.mark.slow, pytest.mark.no_cover]
 
 # The active Hypothesis profile ("ci" in make test) sets how many schemas each run draws.
 EXAMPLES = settings().max_examples
