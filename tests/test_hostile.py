@@ -45,16 +45,21 @@ def nested_instance(levels, shape, leaf):
     return leaf
 
 
-@pytest.mark.parametrize(("levels", "shape"), [(21, "items"), (49, "properties"), (120, "items")])
-def test_a_schema_past_pythons_compiler_limits_still_validates(levels, shape):
-    # Python's compiler refuses more than 20 nested blocks; the reference walk answers instead.
+@pytest.mark.parametrize(
+    ("levels", "shape", "past_the_compiler"),
+    # CPython 3.11 and 3.12 refuse more than 20 nested blocks (3.13 takes 21); every one refuses 49
+    # nested properties and 120 nested items.
+    [(21, "items", sys.version_info < (3, 13)), (49, "properties", True), (120, "items", True)],
+)
+def test_a_schema_past_pythons_compiler_limits_still_validates(levels, shape, past_the_compiler):
+    # Where Python's compiler refuses the generated code, the reference walk answers instead.
     validator = toolreg.compile(nested_schema(levels, shape))
     bad, good = nested_instance(levels, shape, 1), nested_instance(levels, shape, "a")
     [error] = validator.validate(bad)
     assert error.keyword == "type" and error.path.count("/") == levels
     assert validator.validate(bad) == validator.validate_reference(bad)
     assert validator.validate(good) == []
-    assert validator.source.startswith("# no fast path")
+    assert validator.source.startswith("# no fast path") is past_the_compiler
 
 
 def test_numbers_that_share_a_hash_do_not_share_a_key():
