@@ -389,8 +389,10 @@ def test_a_large_instance_earns_a_larger_budget():
     ] == ["limit"]
 
 
-@pytest.mark.parametrize("schema", [{}, True, {"properties": {"a": {"type": "string"}}}])
-def test_a_tool_takes_an_object_whatever_its_schema_leaves_out(schema):
+@pytest.mark.parametrize(
+    "schema", [{}, True, {"properties": {"a": {"type": "string"}}}, {"type": ["object", "null"]}]
+)
+def test_a_tool_takes_an_object_whatever_its_schema_leaves_out_or_adds(schema):
     registry = toolreg.ToolRegistry()
     registry.register("t", schema, accept_any)
     for arguments in ("rm -rf /", ["rm", "-rf", "/"], 1, None):

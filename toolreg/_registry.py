@@ -233,7 +233,8 @@ class Registry:
             uri: _document(uri, schema, self.limits) for uri, schema in (documents or {}).items()
         }
         self._records: dict[str, ToolRecord] = {}
-        self._validators: dict[str, Callable[[Any], Result]] = {}
+        # Each tool's two answers: every error, and yes or no (see _objects_only).
+        self._answers: dict[str, tuple[Callable[[Any], Result], Callable[[Any], bool]]] = {}
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
         # under CPython's GIL, and readers that iterate copy first.
         self._write_lock = threading.Lock()
@@ -313,7 +314,11 @@ class Registry:
         validator = self._validator(schema)
         check_handler(name, checked_schema(validator), handler)
         # The caller's schema, not a copy of the snapshot: it passed the check, and only its root is read.
-        validate = validator.validate if _require_object_type(schema) else _objects_only(validator)
+        answers = (
+            (validator.validate, validator.is_valid)
+            if _require_object_type(schema)
+            else _objects_only(validator)
+        )
         output_validator = None
         if output_schema is not None:
             try:
@@ -339,7 +344,7 @@ class Registry:
             if name in self._records and not override:
                 raise DuplicateToolError(name)
             # In place, so registering n tools costs O(n), not O(n²); an existing key keeps its place.
-            self._validators[name] = validate
+            self._answers[name] = answers
             self._records[name] = record
             version = self._changed()
         self._announce(version)
@@ -386,7 +391,7 @@ class Registry:
         with self._write_lock:
             record = self.get(name)
             del self._records[name]
-            del self._validators[name]
+            del self._answers[name]
             version = self._changed()
         self._announce(version)
         return record
@@ -405,7 +410,7 @@ class Registry:
         Never calls the handler; raises UnknownToolError for a name not registered.
         """
         try:
-            validate = self._validators[name]
+            validate = self._answers[name][0]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
         return validate(args)
@@ -414,12 +419,10 @@ class Registry:
         """True when ``args`` fits the tool's schema, as :meth:`validate` would find; it stops at the
         first failure rather than collecting every error (see ``Validator.is_valid``)."""
         try:
-            validator = self._records[name].validator
+            is_valid = self._answers[name][1]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        if not isinstance(args, dict) and self._validators[name] != validator.validate:
-            return False  # a schema without a type is held to objects (see _objects_only)
-        return validator.is_valid(args)
+        return is_valid(args)
 
     def check(self, name: str, args: Any) -> None:
         """Return quietly when ``args`` fits; else raise InvalidArgumentsError carrying ``errors``."""
@@ -592,7 +595,8 @@ def _takes_one_argument(name: str, handler: Any) -> None:
 
 
 def _require_object_type(schema: Any) -> bool:
-    """Refuse a schema that accepts no object; say whether it refuses everything else itself."""
+    """Refuse a schema that accepts no object; say whether it refuses everything else itself (its
+    "type" is "object" alone)."""
     if schema is False:
         raise SchemaError("a tool's schema must accept an argument object; 'false' accepts nothing")
     if isinstance(schema, dict) and "type" in schema:
@@ -604,12 +608,13 @@ def _require_object_type(schema: Any) -> bool:
                 schema_path="/type",
                 keyword="type",
             )
-        return True
+        return set(names) == {"object"}
     return False
 
 
-def _objects_only(validator: Validator) -> Callable[[Any], Result]:
-    """A schema with no "type" (or ``true``) accepts "rm -rf /"; a tool's arguments are an object."""
+def _objects_only(validator: Validator) -> tuple[Callable[[Any], Result], Callable[[Any], bool]]:
+    """A schema with no "type" (or ``true``) accepts "rm -rf /", and one whose "type" also names
+    "null" accepts null; a tool's arguments are an object, whatever else its schema allows."""
 
     def validate(args: Any) -> Result:
         if isinstance(args, dict):
@@ -618,4 +623,7 @@ def _objects_only(validator: Validator) -> Callable[[Any], Result]:
         message = f"expected object, got {actual}: a tool's arguments are an object"
         return [ValidationError("", "", "type", message, {"expected_type": "object", "actual_type": actual})]
 
-    return validate
+    def is_valid(args: Any) -> bool:
+        return isinstance(args, dict) and validator.is_valid(args)
+
+    return validate, is_valid
