@@ -34,8 +34,9 @@ class ProtocolError(ValueError):
 
 
 def _distribution() -> str:
-    """The installed distribution that provides the ``toolreg`` package (its name may differ)."""
-    return metadata.packages_distributions().get("toolreg", ["toolreg"])[0]
+    """The installed distribution that provides the ``toolreg`` package: ``pytoolreg``, as it is named
+    on the index, unless the installed files say otherwise (an editable install names no files)."""
+    return metadata.packages_distributions().get("toolreg", ["pytoolreg"])[0]
 
 
 def implementation() -> dict[str, Any]:
