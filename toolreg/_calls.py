@@ -75,8 +75,9 @@ class RetryPolicy:
 @dataclass(frozen=True)
 class CallResult:
     """What became of one call: the handler's ``output`` when ``ok``; else the ``step`` that stopped it
-    (one of :data:`STEPS`), the ``errors`` found in the arguments or the output, and ``message``, text a
-    model can act on. ``attempts`` counts the handler's runs; ``traceback`` is kept only when asked for."""
+    (``unknown_tool``, ``arguments``, ``busy``, ``timeout``, ``handler`` or ``output``), the ``errors``
+    found in the arguments or the output, and ``message``, text a model can act on. ``attempts`` counts
+    the handler's runs; ``traceback`` is kept only when asked for."""
 
     tool: str
     ok: bool

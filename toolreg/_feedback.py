@@ -33,7 +33,7 @@ class FormattedErrors:
 
     def as_mcp_result(self) -> dict[str, Any]:
         """An MCP ``CallToolResult`` with ``isError: true``: a tool error, which the model sees. The
-        errors are in the text, and as ``items`` under ``_meta`` (key :data:`MCP_ERRORS_KEY`), never in
+        errors are in the text, and as ``items`` under ``_meta`` (key ``"toolreg/errors"``), never in
         ``structuredContent``, which MCP reserves for a result that fits the tool's output schema."""
         return mcp_error_result(self.text, self.items)
 

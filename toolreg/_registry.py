@@ -271,7 +271,8 @@ class Registry:
         exports; ``idempotent`` becomes MCP's ``idempotentHint``. ``output_schema`` describes
         the handler's result (MCP's ``outputSchema``); ``meta`` holds the other fields of an MCP
         tool object (``_meta``, ``icons``, more ``annotations``), given back by ``export("mcp")``.
-        The handler must fit the schema: see :func:`toolreg._signatures.check_handler`.
+        The handler must fit the schema, since it is called with the arguments as keywords; a
+        mismatch is an InvalidToolError naming both sides.
 
         ``schema`` may be a pydantic model class (``pytoolreg[pydantic]``): its JSON schema is used, and
         calls are checked exactly as it says, with no coercion. With ``as_model``, the handler takes

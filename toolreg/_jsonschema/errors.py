@@ -141,7 +141,7 @@ class ValidationError:
 
     ``path`` points into the instance and ``schema_path`` at the failing keyword, both as RFC 6901
     JSON Pointers; ``facts`` holds what a caller needs to fix the value (``expected_type``,
-    ``missing``, ``limit`` …), read-only all the way down. Equal errors compare equal.
+    ``missing``, ``limit`` …), read-only all the way down (arrays as tuples). Equal errors compare equal.
     :meth:`masked` gives the same error with nothing the instance held.
 
     A validation keeps only where each error stands (the keyword's site and the path) and what it

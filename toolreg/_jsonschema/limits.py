@@ -31,11 +31,11 @@ class Limits:
     ``allow_backtracking_patterns``: a ``pattern`` that RE2 cannot express (a look-behind, a
     look-ahead other than right after a leading ``^``, a back-reference, a property RE2 does not
     know) is refused unless this is set; set, such a pattern runs on a backtracking engine only if
-    it is small and every count in it has a most, so that a search costs at most ``regex.MAX_STEPS``
-    steps at each place of the string (``(?<!\\d)\\d{3}`` passes, ``(?<=a+)b`` never does); see
-    ``regex.backtracking_cost``.
-    ``max_work``: how many steps of work one validation may take beyond :data:`WORK_PER_VALUE` for
-    each value in the instance; past it the answer is one ``limit`` error (``is_valid``: False). A
+    it is small and every count in it has a most, so that a search costs at most 100 steps
+    (``regex.MAX_STEPS``) at each place of the string (``(?<!\\d)\\d{3}`` passes, ``(?<=a+)b`` never
+    does); see ``regex.backtracking_cost``.
+    ``max_work``: how many steps of work one validation may take beyond :data:`WORK_PER_VALUE` (50)
+    for each value in the instance; past it the answer is one ``limit`` error (``is_valid``: False). A
     step is each subschema applied in place (a branch of ``allOf``, ``anyOf`` or ``oneOf``, the
     schema of ``not``, ``if``, ``then``, ``else`` or ``dependentSchemas``, each ``$ref`` or
     ``$dynamicRef`` followed); each item or property name a keyword goes through (``contains``,

@@ -27,7 +27,7 @@ class Validator:
     ``validate`` returns :class:`~toolreg.Ok` (falsy, the empty list of errors) or the list of
     every error, so ``if errors := validator.validate(value):`` reports and ``else`` proceeds.
     Its first calls are answered by the readable recursive walk (``validate_reference``) until they
-    have held :data:`WALKED_VALUES` values; later ones by generated straight-line code (see
+    have held :data:`WALKED_VALUES` (500) values; later ones by generated straight-line code (see
     :attr:`source`), made then, or earlier by :meth:`prepare`: a tool called a few times never pays
     for code generation, and a large call pays for one walk at most. Both return
     the same errors in the same order. The schema is a private snapshot: :attr:`schema` hands out

@@ -168,7 +168,7 @@ def import_mcp(
     """Register every tool of an MCP catalog that toolreg accepts, and report each one it refuses.
 
     ``handlers`` maps each MCP name to its handler, or is a factory called with the tool's object.
-    ``names`` maps MCP names to toolreg names where :func:`toolreg_name`'s rule will not do.
+    ``names`` maps MCP names to toolreg names where the rule (``getUser`` becomes ``get_user``) will not do.
     ``prefix`` puts every tool under a segment of its own (``"github"`` makes ``github.create_issue``),
     so several servers share a registry without colliding; ``override=True`` replaces tools
     registered before (a ``tools/list_changed`` refresh). Without it a name that is taken is refused.
