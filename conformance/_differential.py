@@ -70,8 +70,8 @@ class Disagreement:
 
     @property
     def errors_comparable(self) -> bool:
-        # Divergence: under unevaluated* jsonschema gives one error for all the unevaluated
-        # properties or items, without theirs; only the verdicts compare (README, "Known divergences").
+        # Divergence: under unevaluated* jsonschema gives one error for all the unevaluated properties
+        # or items, without theirs; only the verdicts compare (docs/conformance.md, "Known divergences").
         return not {"unevaluatedProperties", "unevaluatedItems"} & keywords_used(self.schema)
 
     @property

@@ -1,7 +1,7 @@
 """The oracles: jsonschema, changed only where it departs from the spec, and jsonschema-rs for verdicts.
 
 Every change to jsonschema is one small function here, listed in ``DIVERGENCES`` and explained in
-the README section "Known divergences from jsonschema".
+"Known divergences from jsonschema" in docs/conformance.md.
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ def test_ok_is_one_value():
 
 
 def idioms(registry, run):
-    """Each way the README decides whether to run a handler."""
+    """Each way the docs decide whether to run a handler."""
 
     def walrus(args):
         if errors := registry.validate("t", args):

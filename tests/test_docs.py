@@ -1,5 +1,7 @@
-"""The README's examples run, in order, print what the README says, and never run a handler on bad input."""
+"""The README's and the docs pages' examples run, in order page by page, print what each page says
+they print, and never run a handler on bad input; their links lead to files that exist."""
 
+import ast
 import contextlib
 import io
 import json
@@ -9,8 +11,22 @@ from types import SimpleNamespace
 
 import pytest
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```(python|json|text)\n(.*?)```", README, flags=re.S)
+import toolreg
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ["README.md", *sorted(f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md"))]
+# A fenced block: its info string ("python", "python no-run", "text"...) and its code.
+FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<code>.*?)^```$", flags=re.S | re.M)
+# The target of an inline Markdown link or image, up to a fragment.
+LINK = re.compile(r"\]\((?P<target>[^)#\s]+)")
+
+
+def blocks(page: str) -> list[tuple[str, str]]:
+    """Each fenced block of a page, in order: (its info string, its code)."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    return [(match["info"].strip(), match["code"]) for match in FENCE.finditer(text)]
+
+
 # Arguments a model gets wrong against the tour's fs.read_file, one way each.
 BAD_CALLS = [
     {},
@@ -52,69 +68,104 @@ else:
     HAS_MCP = True
 
 
-def runnable(language: str, code: str) -> bool:
-    """A python block, unless it needs an extra (pydantic, mcp) that is not installed."""
+def runnable(info: str, code: str) -> bool:
+    """A python block not marked no-run, unless it needs an extra (pydantic, mcp) that is not installed."""
+    words = info.split()
     return (
-        language == "python"
+        words[:1] == ["python"]
+        and "no-run" not in words
         and (HAS_PYDANTIC or "from pydantic" not in code)
-        and (HAS_MCP or "from toolreg.mcp" not in code)
+        and (HAS_MCP or ("from toolreg.mcp" not in code and "from mcp" not in code))
     )
 
 
-def run_tour() -> tuple[dict[str, object], list[tuple[str, str]]]:
-    """Every python block in order; each with what it printed."""
+def run_page(page: str) -> dict[str, object]:
+    """Every runnable python block of a page, in order, in one namespace; the namespace after them."""
     namespace: dict[str, object] = {}
-    printed_by_block = []
-    for language, code in BLOCKS:
-        if not runnable(language, code):
-            continue
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            exec(code, namespace)
-        printed_by_block.append((code, printed.getvalue()))
-    return namespace, printed_by_block
+    for number, (info, code) in enumerate(blocks(page)):
+        if runnable(info, code):
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(code, f"{page}, block {number}", "exec"), namespace)
+    return namespace
 
 
-def test_every_python_block_prints_what_follows_it():
+@pytest.mark.parametrize("page", PAGES)
+def test_every_python_block_prints_what_follows_it(page):
     namespace: dict[str, object] = {}
+    page_blocks = blocks(page)
     checked = 0
-    for index, (language, code) in enumerate(BLOCKS):
-        if not runnable(language, code):
+    for number, (info, code) in enumerate(page_blocks):
+        if not runnable(info, code):
             continue
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
-            exec(code, namespace)
-        following = BLOCKS[index + 1] if index + 1 < len(BLOCKS) else None
-        if following and following[0] == "json":
-            assert json.loads(printed.getvalue()) == json.loads(following[1])
-            checked += 1
-        elif following and following[0] == "text":
-            assert printed.getvalue() == following[1]
-            checked += 1
-    assert checked >= 5
+            exec(compile(code, f"{page}, block {number}", "exec"), namespace)
+        following = page_blocks[number + 1][0] if number + 1 < len(page_blocks) else None
+        assert following in ("json", "text"), f"{page}, block {number}: no output block follows it"
+        if following == "json":
+            assert json.loads(printed.getvalue()) == json.loads(page_blocks[number + 1][1])
+        else:
+            assert printed.getvalue() == page_blocks[number + 1][1]
+        checked += 1
+    assert checked == sum(runnable(info, code) for info, code in page_blocks)
 
 
-HANDLER_BLOCKS = [code for language, code in BLOCKS if language == "python" and "tool.handler(" in code]
+def test_the_readme_and_the_pages_hold_examples():
+    examples = {page: sum(runnable(info, code) for info, code in blocks(page)) for page in PAGES}
+    assert examples["README.md"] >= 2 and examples["docs/tour.md"] >= 5
+    assert sum(examples.values()) >= 15
 
 
-def test_the_readme_runs_handlers_only_after_a_decision():
+@pytest.mark.parametrize("page", PAGES)
+def test_every_link_leads_to_a_file_of_the_checkout(page):
+    folder = (ROOT / page).parent
+    for target in LINK.findall((ROOT / page).read_text(encoding="utf-8")):
+        if ":" not in target:
+            assert (folder / target).resolve().is_file(), f"{page} links to {target}, which is not there"
+
+
+def test_the_api_reference_shows_every_public_name_once():
+    reference = (ROOT / "docs/reference.md").read_text(encoding="utf-8")
+    shown = re.findall(r"^::: (\S+)$", reference, flags=re.M)
+    # toolreg.mcp's names read from its source: importing it needs the mcp extra.
+    mcp_module = ast.parse((ROOT / "toolreg/mcp.py").read_text(encoding="utf-8"))
+    [mcp_all] = [
+        ast.literal_eval(node.value)
+        for node in mcp_module.body
+        if isinstance(node, ast.Assign) and [ast.unparse(target) for target in node.targets] == ["__all__"]
+    ]
+    public = [f"toolreg.{name}" for name in toolreg.__all__] + [f"toolreg.mcp.{name}" for name in mcp_all]
+    assert sorted(shown) == sorted(public)
+
+
+# Each example that runs a handler by hand, with its page: (page, code).
+HANDLER_BLOCKS = [
+    (page, code)
+    for page in PAGES
+    for info, code in blocks(page)
+    if runnable(info, code) and "tool.handler(" in code
+]
+
+
+def test_the_docs_run_handlers_only_after_a_decision():
     assert len(HANDLER_BLOCKS) >= 2
-    assert all(re.search(r"^fixed = .*$", code, flags=re.M) for code in HANDLER_BLOCKS)
+    assert all(re.search(r"^fixed = .*$", code, flags=re.M) for _, code in HANDLER_BLOCKS)
 
 
 @pytest.mark.parametrize("block", range(len(HANDLER_BLOCKS)))
 def test_no_documented_idiom_runs_a_handler_on_a_bad_call(block):
-    namespace, _ = run_tour()
+    page, example = HANDLER_BLOCKS[block]
+    namespace = run_page(page)
     real = namespace["tool"]
     ran = []
-    code = re.sub(r"^fixed = .*$", "fixed = BAD", HANDLER_BLOCKS[block], flags=re.M)
+    code = re.sub(r"^fixed = .*$", "fixed = BAD", example, flags=re.M)
     for bad in BAD_CALLS:
         spy = SimpleNamespace(name=real.name, handler=lambda *args, **kwargs: ran.append((args, kwargs)))
         with contextlib.redirect_stdout(io.StringIO()):
             exec(code, {**namespace, "tool": spy, "BAD": bad})
     assert ran == []
     # The same block with the good call runs the handler: the spy can see a call.
-    good = re.search(r"^fixed = (.*)$", HANDLER_BLOCKS[block], flags=re.M)
+    good = re.search(r"^fixed = (.*)$", example, flags=re.M)
     assert good is not None
     spy = SimpleNamespace(name=real.name, handler=lambda *args, **kwargs: ran.append((args, kwargs)))
     with contextlib.redirect_stdout(io.StringIO()):
@@ -122,11 +173,14 @@ def test_no_documented_idiom_runs_a_handler_on_a_bad_call(block):
     assert ran
 
 
+TOUR = "docs/tour.md"
+
+
 def test_the_agent_loop_needs_under_twenty_lines_of_glue_and_runs():
-    [code] = [code for language, code in BLOCKS if language == "python" and "def run(messages" in code]
+    [code] = [code for info, code in blocks(TOUR) if runnable(info, code) and "def run(messages" in code]
     glue = code[code.index("def run(messages") :].split("\n\n\n")[0]
     assert len([line for line in glue.splitlines() if line.strip()]) < 20
-    namespace, _ = run_tour()
+    namespace = run_page(TOUR)
     messages = namespace["messages"]
     # The bad call was answered as an error, the good one ran the handler, the model then answered.
     answered = [message["content"] for message in messages[1:] if message["role"] == "user"]
@@ -177,7 +231,7 @@ FORMATS = {
 
 @pytest.mark.parametrize("provider", sorted(FORMATS))
 def test_the_agent_loop_runs_unchanged_over_every_format(provider):
-    namespace, _ = run_tour()
+    namespace = run_page(TOUR)
     call, read = FORMATS[provider]
     namespace["replies"] = iter(
         [
