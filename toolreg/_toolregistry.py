@@ -26,7 +26,8 @@ class ToolRegistry(Registry):
     knows nothing of calling or of providers); this class adds the calling layer (``call``,
     ``acall``, with the time budgets, retries and threads set here) and the provider table
     (``answer``, ``aanswer``, ``export``, ``lookup``) on top, each method handing the work on.
-    ``max_threads`` caps the threads sync handlers run in (see :meth:`call`).
+    ``max_threads`` caps the threads sync handlers run in (see :meth:`call`). ``name in tools`` says
+    whether a tool is registered under ``name``, and ``len(tools)`` how many are.
     """
 
     def __init__(
