@@ -110,6 +110,19 @@ def test_every_python_block_prints_what_follows_it(page):
     assert checked == sum(runnable(info, code) for info, code in page_blocks)
 
 
+@pytest.mark.parametrize("page", PAGES)
+def test_every_python_block_is_python_a_reader_can_copy(page):
+    """The blocks the tests do not run (no-run, or an extra missing) parse as a whole script too."""
+    unreadable = []
+    for number, (info, code) in enumerate(blocks(page)):
+        if info.split()[:1] == ["python"]:
+            try:
+                ast.parse(code)
+            except SyntaxError as error:
+                unreadable.append(f"{page}, block {number}: {error}")
+    assert unreadable == []
+
+
 def test_the_readme_and_the_pages_hold_examples():
     examples = {page: sum(runnable(info, code) for info, code in blocks(page)) for page in PAGES}
     assert examples["README.md"] >= 2 and examples["docs/tour.md"] >= 5
