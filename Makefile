@@ -27,12 +27,13 @@ lint: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
-# Two workers (the CI machine has two cores), each taking whole test files, so that a module's
-# fixtures (the hostile cases' child processes) start once; the branch-coverage gate is in pyproject.toml.
+# Two workers (the CI machine has two cores) that take tests one by one and steal from each other,
+# so that no worker waits on a module of long tests the other finished with (a module's fixtures may
+# then start in both); the branch-coverage gate is in pyproject.toml.
 WORKERS ?= 2
 
 test: lint docs
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadscope --cov --cov-report=term
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal --cov --cov-report=term
 
 # The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs; under 30 seconds.
 quick: $(STAMP)
