@@ -7,6 +7,7 @@ from typing import Any
 
 from . import _providers
 from ._calls import DEFAULT_MAX_THREADS, Caller, CallResult, RetryPolicy
+from ._errors import UnknownToolError
 from ._jsonschema.errors import Result
 from ._jsonschema.limits import DEFAULT_LIMITS, LimitsLike
 from ._registry import Registry, ToolRecord
@@ -68,7 +69,15 @@ class ToolRegistry(Registry):
         ``nulls_as_absent`` reads a call made through OpenAI's strict export: a ``null`` given for an
         optional property, at any depth, means the property was left out (see :meth:`arguments`).
         """
-        return super().validate(name, self.arguments(name, args) if nulls_as_absent else args)
+        if nulls_as_absent:
+            args = self.arguments(name, args)
+        # The registry's own lookup, written out rather than called through super(): that call costs
+        # about a tenth of what validating a small call does.
+        try:
+            validate = self._answers[name][0]
+        except (KeyError, TypeError):
+            raise UnknownToolError(name) from None
+        return validate(args)
 
     def arguments(self, name: str, args: Any) -> Any:
         """``args`` of a call made through OpenAI's strict export, as the handler should see them:
