@@ -581,3 +581,58 @@ def test_random_patterns_never_crash_and_are_judged_as_ecma_262_judges_them(
                 [None if pair else verdict for pair, verdict in zip(paired, judged, strict=True)],
                 texts,
             )
+
+
+# Patterns of the shape whose hot search Python's engine answers on short ASCII text (see
+# regex._python_source), and some just outside it, which keep RE2's search.
+SIMPLE_PIECES = [
+    *"ab-.", "\\d", "\\D", "\\w", "\\s", "[a-c]", "[^b]", "[^]", "[]", "x*", "a+", "b?", "[0-9]{2}",
+    "c{1,3}", "\\.{2,}", "a*?", "(a)", "|", "é",
+]  # fmt: skip
+SIMPLE = st.tuples(
+    st.lists(st.sampled_from(SIMPLE_PIECES), max_size=6).map("".join), st.sampled_from(["", "$"])
+).map(lambda parts: f"^{parts[0]}{parts[1]}")
+ASCII_TEXT = st.text(st.sampled_from("ab-.cx09_ \n\r\t\x00"), max_size=12)
+
+
+@given(SIMPLE, st.lists(ASCII_TEXT, min_size=1, max_size=10))
+def test_the_hot_search_answers_as_the_search_does(pattern, texts):
+    compiled = Pattern(pattern)
+    hot = compiled.hot_search()
+    event("Python's engine" if hot is not compiled.search else "RE2 alone")
+    # Each text with a line break after it too: where a "$" would wrongly take one.
+    for text in [*texts, *(text + "\n" for text in texts), "é" + "".join(texts), "a" * 300]:
+        assert hot(text) is compiled.search(text), (pattern, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "verdict"),
+    [
+        ("^a$", "a", True),
+        ("^a$", "a\n", False),
+        ("^\\d{2}-\\w+$", "12-ab_9", True),
+        ("^\\d{2}-\\w+$", "12-ab\n", False),
+        ("^.+$", "ab\rc", False),
+        ("^[^x]*$", "a\nb", True),
+        ("^\\s$", "\x0b", True),
+        ("^[]*$", "", True),
+        ("^[^]{3}$", "a\n\x00", True),
+        ("^a{2}b", "aab and more", True),
+        ("^a{2}b", "xaab", False),
+    ],
+)
+def test_the_hot_search_of_simple_patterns_keeps_ecma_262_meaning(pattern, text, verdict):
+    compiled = Pattern(pattern)
+    assert compiled.hot_search() is not compiled.search
+    assert compiled.hot_search()(text) is verdict
+    assert compiled.search(text) is verdict
+
+
+def test_the_hot_search_of_a_simple_pattern_is_python_s_engine_on_short_ascii_text():
+    compiled = Pattern("^[a-z]{3}-[0-9]{4}$")
+    hot = compiled.hot_search()
+    assert hot is not compiled.search
+    assert hot("abc-1234") and not hot("abc-123") and not hot("abé-1234")
+    # Two counts that vary would let a backtracking engine take quadratic time: RE2 keeps them.
+    quadratic = Pattern("^a*a*$")
+    assert quadratic.hot_search() is quadratic.search

@@ -552,7 +552,7 @@ class _Generator:
         line = self.source.line
         self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"))
         if "pattern" in node.keywords:
-            search = self.source.constant(node.keywords["pattern"].search)
+            search = self.source.constant(node.keywords["pattern"].hot_search())
             line(depth, f"if not {search}({value}):")
             self.fail(node, "pattern", "None", path, depth + 1)
 
