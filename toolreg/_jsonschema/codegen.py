@@ -88,6 +88,9 @@ _KEYWORDS_OF = {
 # A numeric bound fails when this comparison of the value with the limit holds.
 _BOUND_FAILS = {"minimum": "<", "exclusiveMinimum": "<=", "maximum": ">", "exclusiveMaximum": ">="}
 _SCALARS = frozenset({str, int, bool, type(None)})
+# A $ref's target is written in place only up to this indentation: Python's compiler refuses more
+# than 20 nested blocks (loops, try), and the parser 100 levels of indentation.
+_INLINE_MAX_INDENT = 12
 
 
 def _kinds_of_type(name: str) -> tuple[str, ...]:
@@ -243,6 +246,10 @@ class _Generator:
         self.deepest = 0
         self.entry_checks: dict[str, tuple[int, int]] = {}
         self.requests: collections.Counter[str] = collections.Counter()
+        # How many $refs lead to each schema, and the ones whose code is written where their one
+        # $ref is (see inlines).
+        self.referred = collections.Counter(to_pointer(target) for target in compiled.ref_targets.values())
+        self.inlined: set[str] = set()
 
     def function_for(self, location: Path) -> str:
         """The name of the generated function for the schema at ``location``, written once."""
@@ -274,6 +281,19 @@ class _Generator:
         start, deepest = self.entry_checks[root]
         if self.requests[root] == 1 and deepest < self.compiled.limits.max_depth:
             del self.source.lines[start]
+
+    def inlines(self, target: Path, depth: int) -> bool:
+        """Whether a $ref's target is written where the $ref is, as a subschema is, rather than
+        called: a call and its path cost more than most checks do. Only a target no other $ref
+        leads to (so no code is written twice, and no loop of $refs is unrolled), not the root, and
+        not where the code is so deeply indented already that Python's compiler could refuse it."""
+        pointer = to_pointer(target)
+        return (
+            target != ()
+            and self.referred[pointer] == 1
+            and pointer not in self.inlined
+            and depth <= _INLINE_MAX_INDENT
+        )
 
     def depth_of(self, path: list[str]) -> str:
         """How deep the value at ``path`` sits in the instance, as an expression."""
@@ -361,10 +381,15 @@ class _Generator:
             self.calls_checks = True
             return
         kind = self.source.fresh("t")
-        line(depth, f"{kind} = type({value})")
+        if {"type", "enum", "const"} & plan.keys() or _TYPED_KEYWORDS & plan.keys():
+            line(depth, f"{kind} = type({value})")  # which emit_kinds tests
         # Each subschema applied in place ($ref, a branch of allOf, anyOf or oneOf, not) spends one
         # step of the work budget, at the same places as in the reference walk, so both stop alike.
-        if "$ref" in plan:
+        if "$ref" in plan and self.inlines(plan["$ref"], depth):
+            self.spend(depth)
+            self.inlined.add(to_pointer(plan["$ref"]))
+            self.emit(plan["$ref"], value, path, depth)
+        elif "$ref" in plan:
             target = self.function_for(plan["$ref"])
             self.spend(depth)
             call = f"{target}({value}, {self.path(path)}, errors, {self.depth_of(path)})"
