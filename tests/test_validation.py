@@ -239,6 +239,30 @@ def test_the_fast_path_writes_code_only_for_keywords_it_knows():
         assert validator.validate({"a": 1}) == validator.validate_reference({"a": 1})
 
 
+def test_a_ref_target_only_one_ref_leads_to_is_written_in_place_and_finds_the_same_errors():
+    item = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    once = {"$defs": {"item": item}, "type": "array", "items": {"$ref": "#/$defs/item"}}
+    twice = {
+        "$defs": {"item": item},
+        "properties": {"a": {"$ref": "#/$defs/item"}, "b": {"$ref": "#/$defs/item"}},
+    }
+    loop = {
+        "$defs": {"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}},
+        "$ref": "#/$defs/node",
+    }
+    # The root, and a target one $ref leads to, need no function of their own; two $refs share one.
+    cases = [
+        (once, [{"n": 1}, {}, {"n": "x"}], 0),
+        (twice, {"a": {}, "b": {"n": 1.5}}, 1),
+        (loop, {"next": {"next": 1}}, 1),
+    ]
+    for schema, instance, functions in cases:
+        validator = toolreg.compile(schema).prepare()
+        assert validator.source.count("def ") == functions + 1, validator.source
+        assert validator.validate(instance) == validator.validate_reference(instance) != []
+        assert validator.is_valid(instance) is False
+
+
 # -- the keywords of the whole 2020-12 vocabulary ------------------------------------------------
 
 

@@ -194,7 +194,6 @@ class _Source:
         self.namespace: dict[str, Any] = {
             "NotPlainJSON": NotPlainJSON,
             "plain": plain_json,
-            "MISSING": object(),
             "K": InstanceKey,
             "Findings": Findings,
             "OverBudget": OverBudget,
@@ -276,11 +275,26 @@ class _Generator:
             self.entry_checks[name] = (start, self.deepest)
             self.source.line(0, "")
 
-    def drop_needless_entry_check(self, root: str) -> None:
+    def drop_needless_entry_check(self, root: str) -> bool:
         """The root function, when no $ref leads back to it, always starts at depth 0."""
         start, deepest = self.entry_checks[root]
         if self.requests[root] == 1 and deepest < self.compiled.limits.max_depth:
             del self.source.lines[start]
+            return True
+        return False
+
+    def take_root_body(self) -> list[str] | None:
+        """The body of the root function (written first), taken out of the source to be written
+        into the entry function itself, one call fewer for every instance; None where it must stay
+        a function ($ref leads back to it) or is indented so deeply that one more block (the entry's
+        try) could take it past Python's compiler."""
+        lines = self.source.lines
+        end = lines.index("")  # the blank line after the root function
+        body = lines[1:end]
+        if max(len(text) - len(text.lstrip(" ")) for text in body) > 4 * _INLINE_MAX_INDENT:
+            return None
+        del lines[: end + 1]
+        return ["    " + text for text in body]
 
     def inlines(self, target: Path, depth: int) -> bool:
         """Whether a $ref's target is written where the $ref is, as a subschema is, rather than
@@ -685,8 +699,10 @@ class _Generator:
                 line(depth + 1, "pass")
                 line(depth, "else:")
             else:
-                line(depth, f"{child} = {value}.get({constant}, MISSING)")
-                line(depth, f"if {child} is not MISSING:")
+                # Two lookups cost less than a call of get; were the name taken away between them,
+                # by another thread, the KeyError hands the answer to the reference walk.
+                line(depth, f"if {constant} in {value}:")
+                line(depth + 1, f"{child} = {value}[{constant}]")
             self.emit(location, child, [*path, constant], depth + 1)
         if "patternProperties" in plan:
             # additionalProperties leaves what the patterns match: its reference check knows them.
@@ -751,26 +767,34 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
     generator = _Generator(compiled, yes_no)
     root = generator.function_for(())
     generator.write_functions()
-    generator.drop_needless_entry_check(root)
+    body = generator.take_root_body() if generator.drop_needless_entry_check(root) else None
     source, spends = generator.source, generator.spends
     if yes_no:
-        source.line(0, "def is_valid(instance, limits):")
+        source.line(0, "def is_valid(v, limits):")
         # The budget the values known at a glance earn; the rest is counted once that is spent.
         # Code that counts no steps and calls no reference check needs no list at all.
         errors = "Refusing()" if generator.calls_checks else "None"
-        source.line(1, "errors = Verdict.glance(instance, limits)" if spends else f"errors = {errors}")
+        source.line(1, "errors = Verdict.glance(v, limits)" if spends else f"errors = {errors}")
         source.line(1, "try:")
-        source.line(2, f"return {root}(instance, (), errors, 0)")
-        source.line(1, "except (NotPlainJSON, UnicodeError):")
+        if body is None:
+            source.line(2, f"return {root}(v, (), errors, 0)")
+        else:
+            source.line(2, "p, d = (), 0")  # the root's path and depth, as its function would take them
+            source.lines.extend(body)  # which ends in return True
+        source.line(1, "except (NotPlainJSON, UnicodeError, KeyError):")
         source.line(2, "return None")
         source.line(1, "except (Failed, OverBudget):")
         source.line(2, "return False")
     else:
-        source.line(0, "def validate(instance, limits):")
-        source.line(1, "errors = Findings.glance(instance, limits)" if spends else "errors = []")
+        source.line(0, "def validate(v, limits):")
+        source.line(1, "errors = Findings.glance(v, limits)" if spends else "errors = []")
         source.line(1, "try:")
-        source.line(2, f"{root}(instance, (), errors, 0)")
-        source.line(1, "except (NotPlainJSON, UnicodeError):")
+        if body is None:
+            source.line(2, f"{root}(v, (), errors, 0)")
+        else:
+            source.line(2, "p, d = (), 0")
+            source.lines.extend(body)
+        source.line(1, "except (NotPlainJSON, UnicodeError, KeyError):")
         source.line(2, "return None")
         source.line(1, "except OverBudget:")
         source.line(2, "return OverBudget")
