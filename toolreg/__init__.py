@@ -14,7 +14,7 @@ from ._errors import (
     UnknownToolError,
 )
 from ._feedback import FormattedErrors, format_errors
-from ._jsonschema.errors import LimitsError, Ok, SchemaError, ToolregError, ValidationError
+from ._jsonschema.errors import LimitsError, Ok, OutputFormatError, SchemaError, ToolregError, ValidationError
 from ._jsonschema.limits import Limits
 from ._jsonschema.schema import check_schema
 from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
@@ -50,6 +50,7 @@ __all__ = [
     "UnknownProviderError",
     "InvalidArgumentsError",
     "LimitsError",
+    "OutputFormatError",
     "TransientError",
     "InvalidCallError",
 ]

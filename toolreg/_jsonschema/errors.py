@@ -363,3 +363,11 @@ class SchemaError(ToolregError, ValueError):
 class LimitsError(ToolregError, ValueError):
     """A ``limits`` argument that is neither a :class:`~toolreg.Limits` nor a mapping of its fields,
     or a field that is not a positive whole number (or a bool, for the flag)."""
+
+
+class OutputFormatError(ToolregError, ValueError):
+    """An output format toolreg does not write; ``format`` is the name asked for."""
+
+    def __init__(self, format: str, known: tuple[str, ...]) -> None:  # noqa: A002 - the parameter's name
+        super().__init__(f"unknown output format {format!r}; toolreg writes {', '.join(map(repr, known))}")
+        self.format = format

@@ -7,9 +7,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .codegen import FastCheck, NoFastPath, generate
-from .errors import OK, Result, ValidationError, trusted_error
+from .errors import OK, OutputFormatError, Result, ValidationError, trusted_error
 from .keywords import FAILED, Failed, Findings, OverBudget, Verdict
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
+from .output import FORMATS, failure_output, output
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
 from .values import json_copy, json_key, plain_copy, survey
@@ -19,6 +20,9 @@ __all__ = ["Validator", "compile", "validate", "WALKED_VALUES"]
 # How many values of the instances it is called with the reference walk answers for before a
 # validator generates its fast path: about what generating it costs (a millisecond or so).
 WALKED_VALUES = 500
+
+# How many times the work budget of a validation the standard output may spend.
+_OUTPUT_WORK = 4
 
 
 class Validator:
@@ -187,6 +191,39 @@ class Validator:
         # A value that is not plain JSON, or deeper than the code looks: the reference walk, stopping
         # at its first error.
         return not _walk(self._compiled_schema(), instance, Verdict)
+
+    def output(self, instance: Any, format: str = "basic") -> dict[str, Any]:  # noqa: A002 - the spec's word
+        """The result as JSON Schema's standard output, a JSON-ready dict: ``"flag"`` (``{"valid": …}``,
+        from :meth:`is_valid`, stopping at the first failure), the 2019-09 and 2020-12 forms
+        ``"basic"``, ``"detailed"`` and ``"verbose"``, or the newer proposal's ``"list"`` and
+        ``"hierarchical"``. Locations are evaluation paths (through ``$ref``), absolute schema
+        locations (under ``https://toolreg.invalid/schema.json`` where the schema has no ``$id``)
+        and instance pointers; failures carry toolreg's messages, passing units their annotations.
+        It walks the schema again, recording as it goes, so it costs more than :meth:`validate`
+        (within four times the work budget); an unknown ``format`` raises OutputFormatError."""
+        if format not in FORMATS:
+            raise OutputFormatError(format, FORMATS)
+        if format == "flag":
+            return {"valid": self.is_valid(instance)}
+        compiled = self._compiled_schema()
+        limits = compiled.limits
+        problems, values, exact = survey(instance, limits.max_depth)
+        if problems:
+            return failure_output(
+                format, [_problem(path, keyword, reason, limits.max_depth) for path, keyword, reason in problems]
+            )
+        if not exact:
+            with contextlib.suppress(RecursionError):
+                instance = plain_copy(instance)
+        # The recorder applies the checks of anyOf, oneOf, not and contains once more for their words.
+        findings = Findings.budget(_OUTPUT_WORK * budget(limits, values))
+        try:
+            return output(compiled, instance, format, findings)
+        except OverBudget:
+            return failure_output(format, [_over_budget(limits, values)])
+        except RecursionError:
+            message = f"too deep to write the output of within Python's recursion limit (max_depth is {limits.max_depth})"
+            return failure_output(format, [ValidationError("", "", "depth", message, {"limit": limits.max_depth})])
 
     def _build_yes_no(self) -> FastCheck:
         if self._valid is None:
