@@ -24,17 +24,32 @@ _VALUE_ANNOTATIONS = frozenset(ANNOTATIONS) - {"$schema", "$comment", "example",
 # Keywords that hold subschemas applied to the instance itself: what they evaluate of it counts for
 # the unevaluated* beside them, when the subschema passes.
 _IN_PLACE = frozenset(
-    ("$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas")
+    (
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "if",
+        "then",
+        "else",
+        "dependentSchemas",
+    )
 )
 # What each keyword's annotation evaluates of an object or an array, for unevaluated*.
-_NAMES_EVALUATED = frozenset(("properties", "patternProperties", "additionalProperties", "unevaluatedProperties"))
+_NAMES_EVALUATED = frozenset(
+    ("properties", "patternProperties", "additionalProperties", "unevaluatedProperties")
+)
 _ITEMS_EVALUATED = frozenset(("prefixItems", "items", "additionalItems", "contains", "unevaluatedItems"))
 # Keywords whose failure is their own judgement of their subschemas' results (not "every one passes"),
 # so their verdict and words are the check's own.
 _JUDGING = frozenset(("anyOf", "oneOf", "not", "contains"))
 # Keywords that hold a schema for the parts nothing else covers: a `false` one is one error, worded
 # by the keyword's check, rather than one per part.
-_REFUSING_REST = frozenset(("additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems"))
+_REFUSING_REST = frozenset(
+    ("additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems")
+)
 _NOTHING = object()
 
 
@@ -68,7 +83,9 @@ class _Walk:
                 unit.valid = False
                 # A `false` that a keyword reads as "no more" has no check of its own: the keyword words it.
             check = compiled.checks.get(node.pointer)
-            unit.errors = [error.message for error in self._run(check, instance, path)] if check else ["fails"]
+            unit.errors = (
+                [error.message for error in self._run(check, instance, path)] if check else ["fails"]
+            )
             return unit
         resource = compiled.resource_roots.get(node.pointer) if location else None
         if resource is not None:
@@ -89,7 +106,9 @@ class _Walk:
         unit.valid = all(child.valid for child in unit.children)
         return unit
 
-    def _run(self, check: Any, instance: Any, path: Path, notes: Evaluated | None = None) -> list[ValidationError]:
+    def _run(
+        self, check: Any, instance: Any, path: Path, notes: Evaluated | None = None
+    ) -> list[ValidationError]:
         """The errors toolreg's own check finds, on this evaluation's budget and scope."""
         found = self.findings.scratch()
         found.notes = [notes] if notes is not None else []
@@ -112,6 +131,9 @@ class _Walk:
         unit = _Unit(True, evaluation, here, parent.instance, name)
         held = compiled.schema_at(location)[name]
         check = compiled.keyword_checks.get((pointer, name), no_check)
+        row = compiled.keywords[name]
+        if row.holds and row.instance_type is None and not row.in_place:
+            return  # $defs and definitions: a place for schemas, applied to nothing
         if name in ("$ref", "$dynamicRef", "$recursiveRef"):
             target = plan if name == "$ref" else self._dynamic_target(location, name, held)
             unit.children.append(self._entered(target, instance, path, evaluation))
@@ -131,7 +153,7 @@ class _Walk:
             for key, below in plan:
                 if key in instance:
                     unit.children.append(self.schema(below, instance, path, f"{evaluation}/{_escaped(key)}"))
-        elif compiled.keywords[name].holds and name != "dependencies":
+        elif row.holds and name != "dependencies":
             if not self._parts(unit, name, plan, held, instance, path, parent):
                 return
         else:
@@ -155,7 +177,7 @@ class _Walk:
                     unit.annotation = [int(_last_token(child.instance)) for child in matching]
             if held is False:
                 unit.children = []
-        else:
+        elif name != "if":  # whichever way the condition goes, if itself passes
             unit.valid = all(child.valid for child in unit.children)
         yield unit
 
@@ -179,7 +201,13 @@ class _Walk:
     ) -> bool:
         """The subschemas of a keyword that apply to parts of the value; False if it speaks of none."""
         evaluation, compiled = unit.evaluation, self.compiled
-        if name in ("properties", "patternProperties", "additionalProperties", "propertyNames", "unevaluatedProperties"):
+        if name in (
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "propertyNames",
+            "unevaluatedProperties",
+        ):
             if not isinstance(instance, dict):
                 return False
             if name == "propertyNames":
@@ -188,7 +216,9 @@ class _Walk:
                 return True
             applied: list[tuple[str, Path, str]] = []
             if name == "properties":
-                applied = [(key, below, f"{evaluation}/{_escaped(key)}") for key, below in plan if key in instance]
+                applied = [
+                    (key, below, f"{evaluation}/{_escaped(key)}") for key, below in plan if key in instance
+                ]
             elif name == "patternProperties":
                 for source, below in plan:
                     pattern = compiled.pattern(source)
@@ -207,7 +237,7 @@ class _Walk:
             return True
         if not isinstance(instance, list):
             return False
-        if isinstance(plan, tuple):  # prefixItems, or an array of schemas in items
+        if isinstance(held, list):  # prefixItems, or an array of schemas in items
             places = [(index, below, f"{evaluation}/{index}") for index, below in enumerate(plan)]
             places = places[: len(instance)]
             for index, below, at in places:
@@ -445,7 +475,8 @@ class _Shaper:
             "instanceLocation": unit.instance,
         }
         errors = {child.keyword: "; ".join(child.errors) for child in unit.children if child.errors}
-        errors.update({"false": message for message in unit.errors})
+        if unit.errors:  # a `false` schema: its one error, named for what it is
+            errors["false"] = "; ".join(unit.errors)
         annotations = {
             child.keyword: child.annotation
             for child in unit.children

@@ -210,7 +210,8 @@ class Validator:
         problems, values, exact = survey(instance, limits.max_depth)
         if problems:
             return failure_output(
-                format, [_problem(path, keyword, reason, limits.max_depth) for path, keyword, reason in problems]
+                format,
+                [_problem(path, keyword, reason, limits.max_depth) for path, keyword, reason in problems],
             )
         if not exact:
             with contextlib.suppress(RecursionError):
@@ -222,8 +223,13 @@ class Validator:
         except OverBudget:
             return failure_output(format, [_over_budget(limits, values)])
         except RecursionError:
-            message = f"too deep to write the output of within Python's recursion limit (max_depth is {limits.max_depth})"
-            return failure_output(format, [ValidationError("", "", "depth", message, {"limit": limits.max_depth})])
+            message = (
+                "too deep to write the output of within Python's recursion limit "
+                f"(max_depth is {limits.max_depth})"
+            )
+            return failure_output(
+                format, [ValidationError("", "", "depth", message, {"limit": limits.max_depth})]
+            )
 
     def _build_yes_no(self) -> FastCheck:
         if self._valid is None:

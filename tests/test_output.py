@@ -1,0 +1,246 @@
+"""Standard output: the official output cases, flag against validate, and the shape of every format."""
+
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+import toolreg
+from conformance._official import default_suite_dir, load_groups
+from toolreg._jsonschema.output import FORMATS
+
+SUITE = default_suite_dir()
+OUTPUT_TESTS = SUITE / "output-tests"
+absent = pytest.mark.skipif(
+    not (OUTPUT_TESTS.is_dir() and (SUITE / "tests").is_dir()),
+    reason=f"official suite (with output-tests/) not found at {SUITE}; set TOOLREG_SUITE",
+)
+# The newer proposal's cases declare its meta-schema, which names no dialect toolreg reads: they are
+# judged as 2020-12, which has every keyword they use.
+PROPOSAL_DIALECT = "https://json-schema.org/v1"
+
+
+def _output_cases():
+    if not OUTPUT_TESTS.is_dir():
+        return []
+    cases = []
+    for path in sorted(OUTPUT_TESTS.glob("*/content/*.json")):
+        release = path.parent.parent.name
+        for group in json.loads(path.read_text(encoding="utf-8")):
+            for test in group["tests"]:
+                name = f"{release}/{path.stem} :: {test['description']}"
+                cases.append(pytest.param(release, group["schema"], test, id=name))
+    return cases
+
+
+def _output_schemas():
+    resources = []
+    for path in sorted(OUTPUT_TESTS.glob("*/output-schema.json")):
+        # Read as 2020-12 whatever they declare: the newer proposal's names a dialect jsonschema lacks.
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((contents["$id"], DRAFT202012.create_resource(contents)))
+    return Registry().with_resources(resources)
+
+
+CASES = _output_cases()
+
+
+@absent
+def test_every_official_output_case_is_found():
+    assert len(CASES) == 11
+
+
+@absent
+@pytest.mark.parametrize(("release", "schema", "test"), CASES)
+def test_official_output_case(release, schema, test):
+    if schema.get("$schema") == PROPOSAL_DIALECT:
+        schema = {key: value for key, value in schema.items() if key != "$schema"}
+    validator = toolreg.compile(schema)
+    ((shape, expected),) = test["output"].items()
+    written = validator.output(test["data"], shape)
+    checker = Draft202012Validator(expected, registry=_output_schemas())
+    problems = [error.message for error in checker.iter_errors(written)]
+    assert problems == [], json.dumps(written)
+
+
+@absent
+@pytest.mark.parametrize("folder", ["draft2020-12", "draft2019-09"])
+def test_flag_basic_and_list_answer_as_validate_does_on_every_case(folder):
+    checked = 0
+    for group in load_groups(SUITE, folder):
+        try:
+            validator = toolreg.compile(group.declared, documents=group.documents)
+        except toolreg.SchemaError:
+            continue
+        for case in group.cases:
+            verdict = not validator.validate(case["data"])
+            assert validator.output(case["data"], "flag") == {"valid": verdict}, (group.name, case)
+            for shape in ("basic", "list"):
+                assert validator.output(case["data"], shape)["valid"] is verdict, (group.name, case, shape)
+            checked += 1
+    assert checked > 1000
+
+
+REFERENCED = {
+    "properties": {"bar": {"$ref": "#/$defs/bar"}},
+    "$defs": {"bar": {"properties": {"x": {"minimum": 10}}}},
+}
+
+
+def _error_units(output):
+    return [(unit["instanceLocation"], unit["keywordLocation"]) for unit in output["errors"]]
+
+
+def test_keyword_location_is_the_evaluation_path_through_ref():
+    output = toolreg.compile(REFERENCED).output({"bar": {"x": 2}})
+    assert _error_units(output) == [("/bar/x", "/properties/bar/$ref/properties/x/minimum")]
+    (unit,) = output["errors"]
+    assert unit["error"] == toolreg.validate(REFERENCED, {"bar": {"x": 2}})[0].message
+
+
+def test_absolute_keyword_location_uses_the_schema_id():
+    schema = {"$id": "https://example.com/root", **REFERENCED}
+    (unit,) = toolreg.compile(schema).output({"bar": {"x": 2}})["errors"]
+    assert unit["absoluteKeywordLocation"] == "https://example.com/root#/$defs/bar/properties/x/minimum"
+
+
+def test_absolute_keyword_location_without_id_is_under_a_generated_uri():
+    (unit,) = toolreg.compile(REFERENCED).output({"bar": {"x": 2}})["errors"]
+    assert (
+        unit["absoluteKeywordLocation"]
+        == "https://toolreg.invalid/schema.json#/$defs/bar/properties/x/minimum"
+    )
+
+
+def test_absolute_keyword_location_names_the_resource_an_id_inside_opens():
+    schema = {
+        "$id": "https://example.com/root",
+        "properties": {"a": {"$ref": "item"}},
+        "$defs": {"item": {"$id": "item", "type": "string"}},
+    }
+    (unit,) = toolreg.compile(schema).output({"a": 1})["errors"]
+    assert unit["keywordLocation"] == "/properties/a/$ref/type"
+    assert unit["absoluteKeywordLocation"] == "https://example.com/item#/type"
+
+
+def test_annotations_of_a_passing_schema_are_reported():
+    schema = {"title": "root", "properties": {"a": {"description": "the a", "default": 1}}}
+    output = toolreg.compile(schema).output({"a": 2, "b": 3})
+    found = {(unit["keywordLocation"], json.dumps(unit["annotation"])) for unit in output["annotations"]}
+    assert found == {("/title", '"root"'), ("/properties", '["a"]'), ("/properties/a/description", '"the a"'),
+                     ("/properties/a/default", "1")}  # fmt: skip
+
+
+def test_annotations_are_dropped_where_the_schema_fails():
+    schema = {
+        "anyOf": [{"title": "never", "type": "string"}, {"title": "kept"}],
+        "properties": {"a": {"title": "a"}},
+    }
+    passing = toolreg.compile(schema).output({"a": 1})
+    titles = {
+        unit["annotation"] for unit in passing["annotations"] if unit["keywordLocation"].endswith("title")
+    }
+    assert titles == {"kept", "a"}
+    failing = toolreg.compile({**schema, "required": ["z"]}).output({"a": 1})
+    assert "annotations" not in failing
+    assert not any("annotation" in unit for unit in failing["errors"])
+    listed = toolreg.compile({**schema, "required": ["z"]}).output({"a": 1}, "list")
+    assert not any("annotations" in unit for unit in listed["details"])
+    assert any(unit.get("droppedAnnotations") == {"title": "a"} for unit in listed["details"])
+
+
+def test_unevaluated_properties_reads_the_annotations_of_passing_subschemas():
+    schema = {
+        "allOf": [{"properties": {"a": True}}],
+        "anyOf": [{"properties": {"b": True}}, {"properties": {"c": True}, "required": ["zz"]}],
+        "unevaluatedProperties": False,
+    }
+    validator = toolreg.compile(schema)
+    output = validator.output({"a": 1, "b": 2, "c": 3})
+    assert _error_units(output) == [("", "/unevaluatedProperties")]
+    assert output["errors"][0]["error"] == validator.validate({"a": 1, "b": 2, "c": 3})[0].message
+    assert validator.output({"a": 1, "b": 2})["valid"] is True
+
+
+def test_dynamic_ref_follows_the_resources_entered():
+    schema = {
+        "$id": "https://example.com/tree",
+        "$dynamicAnchor": "node",
+        "type": "object",
+        "properties": {"kids": {"type": "array", "items": {"$dynamicRef": "#node"}}},
+    }
+    strict = {
+        "$id": "https://example.com/strict",
+        "$dynamicAnchor": "node",
+        "$ref": "tree",
+        "required": ["id"],
+    }
+    validator = toolreg.compile(strict, documents={"https://example.com/tree": schema})
+    output = validator.output({"id": 1, "kids": [{}]})
+    assert _error_units(output) == [("/kids/0", "/$ref/properties/kids/items/$dynamicRef/required")]
+    assert output["errors"][0]["absoluteKeywordLocation"] == "https://example.com/strict#/required"
+
+
+def test_items_and_contains_annotate_the_indexes_they_evaluate():
+    schema = {"prefixItems": [True], "items": {"type": "integer"}, "contains": {"const": 2}}
+    units = toolreg.compile(schema).output([0, 2, 3])["annotations"]
+    found = {unit["keywordLocation"]: unit["annotation"] for unit in units}
+    assert found == {"/prefixItems": 0, "/items": True, "/contains": [1]}
+
+
+SHAPED = {"properties": {"a": {"type": "string", "title": "A"}, "b": {"minimum": 0}}}
+
+
+@pytest.mark.parametrize("shape", FORMATS)
+def test_every_format_has_its_shape(shape):
+    validator = toolreg.compile(SHAPED)
+    failing, passing = validator.output({"a": 1, "b": -1}, shape), validator.output({"a": "x"}, shape)
+    assert failing["valid"] is False and passing["valid"] is True
+    if shape == "flag":
+        assert failing == {"valid": False} and passing == {"valid": True}
+    elif shape == "basic":
+        assert _error_units(failing) == [("/a", "/properties/a/type"), ("/b", "/properties/b/minimum")]
+        assert all("errors" not in unit and "annotations" not in unit for unit in failing["errors"])
+        assert "/properties/a/title" in {unit["keywordLocation"] for unit in passing["annotations"]}
+    elif shape in ("detailed", "verbose"):
+        (properties,) = [unit for unit in failing["errors"] if unit["keywordLocation"] == "/properties"]
+        below = [unit["keywordLocation"] for unit in properties["errors"]]
+        if shape == "detailed":  # one failing keyword in each property's schema: collapsed into it
+            assert below == ["/properties/a/type", "/properties/b/minimum"]
+            assert "error" in properties["errors"][0]
+        else:  # every schema applied, with every keyword, passing or not
+            assert below == ["/properties/a", "/properties/b"]
+            inner = [unit["keywordLocation"] for unit in properties["errors"][0]["errors"]]
+            assert inner == ["/properties/a/type", "/properties/a/title"]
+    elif shape == "list":
+        units = {unit["evaluationPath"]: unit for unit in failing["details"]}
+        assert units["/properties/a"]["errors"] == {"type": validator.validate({"a": 1})[0].message}
+        assert units["/properties/b"]["schemaLocation"] == "https://toolreg.invalid/schema.json#/properties/b"
+        assert {"title": "A"} in [unit.get("annotations") for unit in passing["details"]]
+    else:
+        assert [unit["evaluationPath"] for unit in failing["details"]] == ["/properties/a", "/properties/b"]
+        assert failing["details"][0]["errors"] == {"type": validator.validate({"a": 1})[0].message}
+        assert failing["schemaLocation"] == "https://toolreg.invalid/schema.json#"
+
+
+def test_an_unknown_format_is_refused_with_a_clear_error():
+    with pytest.raises(toolreg.OutputFormatError, match="unknown output format 'Basic'") as raised:
+        toolreg.compile(True).output(1, "Basic")
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, toolreg.ToolregError)
+
+
+def test_a_value_that_is_not_json_is_reported_at_its_place():
+    output = toolreg.compile({"type": "array"}).output([float("nan")])
+    assert output["valid"] is False
+    assert [unit["instanceLocation"] for unit in output["errors"]] == ["/0"]
+
+
+def test_output_is_pure():
+    schema = {"properties": {"a": {"default": [1]}}}
+    validator = toolreg.compile(schema)
+    instance = {"a": [2]}
+    first = validator.output(instance, "verbose")
+    assert validator.output(instance, "verbose") == first
+    assert instance == {"a": [2]} and validator.schema == schema
