@@ -13,11 +13,13 @@ from ._differential import Report, compare, run
 from ._impl import Implementation, load, toolreg_errors
 from ._official import DIALECT_FOLDERS, PARTS, Outcome, default_suite_dir, judge, load_groups
 from ._oracle import Oracles
+from ._output import OUTPUT_DIVERGENCES, OutputReport, run_output
 from ._regressions import REGRESSIONS
 from ._strategies import KEYWORD_VALUES
 
 DEFAULT_EXAMPLES = 5000
 DEFAULT_SEED = 20261202
+DEFAULT_OUTPUT_EXAMPLES = 500
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -40,6 +42,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         default=DEFAULT_EXAMPLES,
         help="examples to draw, each a random schema and a small focused one",
     )
+    parser.add_argument(
+        "--output-examples",
+        type=int,
+        default=DEFAULT_OUTPUT_EXAMPLES,
+        help="examples for the standard output cross-check against jsonschema-rs's evaluate() "
+        "(toolreg only; 0 skips it)",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the same seed gives the same run")
     parser.add_argument(
         "--keywords",
@@ -57,6 +66,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     options = parser.parse_args(argv)
     if options.examples < 1:
         parser.error("--examples must be at least 1")
+    if options.output_examples < 0:
+        parser.error("--output-examples must be at least 0")
     if options.keywords is not None:
         options.keywords = [name.strip() for name in options.keywords.split(",") if name.strip()]
         unknown = sorted(set(options.keywords) - set(KEYWORD_VALUES))
@@ -96,6 +107,17 @@ def _print_report(report: Report, name: str, seconds: float) -> None:
     print("('failed': instances the oracle rejected with that keyword)")
     for number, disagreement in enumerate(report.found, 1):
         print(f"\nDISAGREEMENT {number}: {disagreement.reproduction(name)}")
+
+
+def _print_output_report(report: OutputReport, seconds: float) -> None:
+    print(f"\n{report.agreement()}, {seconds:.0f} s")
+    for kind, count in sorted(report.excused.items()):
+        print(f"  not compared ({count} instances), {kind}: {OUTPUT_DIVERGENCES[kind]}")
+    for kind, reason in OUTPUT_DIVERGENCES.items():
+        if kind not in report.excused:
+            print(f"  known divergence, {kind}: {reason}")
+    for number, shown in enumerate(report.disagreements, 1):
+        print(f"\nOUTPUT DISAGREEMENT {number}: {shown}")
 
 
 def _official(suite: Path, implementation: Implementation | None) -> tuple[int, int]:
@@ -178,6 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     _print_report(report, name, time.monotonic() - started)
     disagreements += report.disagreements
+    if options.impl is None and options.output_examples:
+        print(f"cross-checking the standard output: {options.output_examples} examples", file=sys.stderr)
+        started = time.monotonic()
+        output_report = run_output(options.output_examples, options.seed, options.keywords)
+        _print_output_report(output_report, time.monotonic() - started)
+        disagreements += sum(output_report.kinds.values())
     if official_dir is not None:
         disagreements += _official(official_dir, official_implementation)[1]
     print(f"RESULT schemas={report.schemas} instances={report.instances} disagreements={disagreements}")

@@ -7,11 +7,13 @@ from collections import Counter
 import pytest
 from hypothesis import settings
 
+import toolreg._jsonschema.output
 from conformance.__main__ import main
 from conformance._differential import compare, python_literal, run
 from conformance._edges import EDGES, edge_instances, json_twins
 from conformance._impl import findings, load, toolreg_errors
 from conformance._oracle import Finding, Oracles, locate_false_subschemas
+from conformance._output import run_output
 from conformance._regressions import REGRESSIONS
 from conformance._strategies import KEYWORD_VALUES
 from tests import planted
@@ -248,6 +250,7 @@ def test_bad_impl_is_named(spec):
 
 def test_command_passes_on_toolreg_and_fails_on_a_planted_bug(capsys):
     arguments = ["--examples", "30", "--seed", "7", "--official", "none", "--keywords", "type,required"]
+    arguments += ["--output-examples", "10"]
     assert main(arguments) == 0
     first = capsys.readouterr().out
     assert first.splitlines()[-1].startswith("RESULT schemas=") and first.endswith("disagreements=0\n")
@@ -259,6 +262,21 @@ def test_command_passes_on_toolreg_and_fails_on_a_planted_bug(capsys):
     assert main([*arguments, "--impl", "tests.planted:first_error_only"]) == 1
     out = capsys.readouterr().out
     assert "DISAGREEMENT 1:" in out and "instance = " in out
+
+
+def test_output_cross_check_agrees_and_catches_a_planted_bug(monkeypatch):
+    report = run_output(15, 3)
+    assert report.compared_errors > 20 and report.compared_annotations > 20
+    assert report.disagreements == []
+    # Each unit written at the root of the instance: the error units no longer match jsonschema-rs's.
+    original = toolreg._jsonschema.output._Shaper._head
+    monkeypatch.setattr(
+        toolreg._jsonschema.output._Shaper,
+        "_head",
+        lambda self, unit: {**original(self, unit), "instanceLocation": ""},
+    )
+    planted_report = run_output(15, 3)
+    assert any("error units differ" in shown for shown in planted_report.disagreements)
 
 
 def test_command_refuses_bad_options(capsys):

@@ -175,6 +175,9 @@ class _Walk:
                 unit.children = matching
                 if compiled.dialect == "2020-12":
                     unit.annotation = [int(_last_token(child.instance)) for child in matching]
+            elif name == "oneOf" and sum(child.valid for child in unit.children) > 1:
+                # Failing for the branches that passed: the others' failures are not why.
+                unit.children = [child for child in unit.children if child.valid]
             if held is False:
                 unit.children = []
         elif name != "if":  # whichever way the condition goes, if itself passes
