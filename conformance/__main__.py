@@ -19,7 +19,7 @@ from ._strategies import KEYWORD_VALUES
 
 DEFAULT_EXAMPLES = 5000
 DEFAULT_SEED = 20261202
-DEFAULT_OUTPUT_EXAMPLES = 500
+DEFAULT_OUTPUT_EXAMPLES = 300
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
