@@ -10,7 +10,7 @@ from .errors import OutputFormatError, ValidationError
 from .keywords import Evaluated, Findings, Path, no_check, spend
 from .pointer import Document, to_pointer
 from .schema import Compiled, resolve
-from .vocabulary import ANNOTATIONS
+from .vocabulary import ANNOTATIONS, VOCABULARY
 
 __all__ = ["FORMATS", "output"]
 
@@ -22,21 +22,8 @@ FORMATS = ("flag", "basic", "detailed", "verbose", "list", "hierarchical")
 _VALUE_ANNOTATIONS = frozenset(ANNOTATIONS) - {"$schema", "$comment", "example", "discriminator"}
 
 # Keywords that hold subschemas applied to the instance itself: what they evaluate of it counts for
-# the unevaluated* beside them, when the subschema passes.
-_IN_PLACE = frozenset(
-    (
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "if",
-        "then",
-        "else",
-        "dependentSchemas",
-    )
-)
+# the unevaluated* beside them, when the subschema passes (never through not, which passes on failure).
+_IN_PLACE = frozenset(row.name for row in VOCABULARY if row.in_place) - {"not"}
 # What each keyword's annotation evaluates of an object or an array, for unevaluated*.
 _NAMES_EVALUATED = frozenset(
     ("properties", "patternProperties", "additionalProperties", "unevaluatedProperties")
