@@ -162,6 +162,7 @@ def test_public_api():
         "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
         "InvalidToolError", "UnknownToolError", "UnknownProviderError", "InvalidArgumentsError",
         "LimitsError", "CallResult", "RetryPolicy", "TransientError", "InvalidCallError",
+        "OutputFormatError",
     }  # fmt: skip
     for name in toolreg.__all__:
         assert getattr(toolreg, name) is not None
@@ -172,6 +173,9 @@ def test_public_api():
     )
     assert issubclass(toolreg.InvalidCallError, toolreg.ToolregError) and issubclass(
         toolreg.InvalidCallError, ValueError
+    )
+    assert issubclass(toolreg.OutputFormatError, toolreg.ToolregError) and issubclass(
+        toolreg.OutputFormatError, ValueError
     )
 
 
