@@ -19,7 +19,7 @@ import toolreg._jsonschema.validator
 from bench.hostile_patterns import REPRODUCERS, run
 from tests import accept_any
 from toolreg._cli import main
-from toolreg._jsonschema.keywords import Findings
+from toolreg._jsonschema.keywords import MISSING_STEPS, QUOTED_CHARS, Findings
 from toolreg._jsonschema.limits import WORK_PER_VALUE
 from toolreg._jsonschema.regex import Pattern
 from toolreg._jsonschema.schema import compile_schema
@@ -571,6 +571,14 @@ def answered_everywhere(errors):
     }
 
 
+# Every message names at most about QUOTED_CHARS characters of the schema's values.
+LONGEST_MESSAGE = 3 * QUOTED_CHARS
+
+
+def at_each_item(count, keyword):
+    return answered_everywhere([[f"/{index}", keyword] for index in range(count)])
+
+
 HOSTILE_CASES = {
     "contains_under_unevaluated_items": answered_everywhere([]),
     # 30 million searches are past the budget (10,000 and 50 for each value): spent before they run.
@@ -579,6 +587,17 @@ HOSTILE_CASES = {
     "enum_of_arrays_at_every_level": answered_everywhere([]),
     "many_branches_through_every_item": answered_everywhere([["", "limit"]]),
     "one_nan_in_nine_megabytes": answered_everywhere([["/1500000", "json"]]),
+    # Every error stays, its facts whole; its message names the first of the values.
+    "property_names_of_a_large_enum": answered_everywhere([["", "enum"]] * 3000),
+    "a_large_enum_for_each_item": at_each_item(10_000, "enum"),
+    "a_large_const_for_each_item": at_each_item(10_000, "const"),
+    # Each missing name costs two steps: 30 million errors are past the budget.
+    "many_required_names_for_many_objects": answered_everywhere([["", "limit"]]),
+    "many_dependent_names_for_many_objects": answered_everywhere([["", "limit"]]),
+    # Each object costs the smaller of its size and the schema's: valid, and quick.
+    "many_properties_for_many_objects": answered_everywhere([]),
+    "many_prefix_items_for_many_arrays": answered_everywhere([]),
+    "a_closed_object_of_many_names_for_each_item": at_each_item(10_000, "additionalProperties"),
 }
 
 
@@ -610,7 +629,9 @@ def test_work_past_the_budget_is_answered_in_bounded_time_and_memory(children, n
         pytest.fail(f"{name} did not finish within {CHILD_TIMEOUT} s")
     assert child.returncode == 0, err[-3000:]
     report = json.loads(out)
+    longest = report["answers"].pop("longest message")
     assert report["answers"] == HOSTILE_CASES[name], report["seconds"]
+    assert longest < LONGEST_MESSAGE
 
 
 HUGE = 10**5000  # past the 4,300 digits Python will write
@@ -661,11 +682,24 @@ def fan_out(branch, times=200):
         (fan_out({"unevaluatedItems": False, "prefixItems": [{}]}), [1]),
         (fan_out({"$ref": "#/$defs/row"}) | {"$defs": {"row": {"items": {"anyOf": [{"type": "null"}, {}]}}}},
          [1] * 9),
+        (fan_out({"dependentSchemas": {"k1": {"propertyNames": {"not": {"const": "z"}}}}}),
+         {f"k{index}": index for index in range(40)}),
+        (fan_out({"if": {"propertyNames": {"maxLength": 9}}, "then": {"minProperties": 1},
+                  "else": {"not": {}}}), {f"k{index}": index for index in range(40)}),
+        (fan_out({"not": {"propertyNames": {"maxLength": 1}}}), {f"k{index}": index for index in range(40)}),
+        (fan_out({"unevaluatedProperties": {"type": "integer"}, "properties": {"k1": {}}}),
+         {f"k{index}": index for index in range(40)}),
+        (fan_out({"contains": {"propertyNames": {"minLength": 1}}}), [{"a": 1}] * 40),
+        (fan_out({"$ref": "#/$defs/t"}) | {"$defs": {"t": {"properties": {f"k{i}": {} for i in range(40)}}}},
+         {"k1": 1}),
+        (fan_out({"$ref": "#/$defs/t"}) | {"$defs": {"t": {"prefixItems": [{"type": "integer"}] * 40}}},
+         list(range(30))),
     ],
     ids=["items", "prefixItems+items", "prefixItems", "counting-themselves", "contains", "uniqueItems",
          "additionalProperties",
          "additionalProperties-false", "patternProperties", "propertyNames", "enum", "const",
-         "unevaluatedItems", "ref-anyOf"],
+         "unevaluatedItems", "ref-anyOf", "dependentSchemas-propertyNames", "if-then-else", "not",
+         "unevaluatedProperties", "contains-propertyNames", "properties-table", "prefixItems-table"],
 )  # fmt: skip
 def test_both_paths_count_the_same_steps(schema, instance, monkeypatch):
     # The steps the reference walk takes, read from its budget: with one fewer, every path answers
@@ -724,3 +758,83 @@ def test_depth_counts_the_instances_nesting_not_the_schemas_hops(levels, hops):
     deepest["c"] = "x"
     for errors in (validator.validate(instance), validator.validate_reference(instance)):
         assert [(error.path, error.keyword) for error in errors] == [("/c" * levels, "type")]
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance", "keyword"),
+    [
+        ({"items": {"required": [f"k{index}" for index in range(30)]}}, [{}] * 10, "required"),
+        (
+            {"items": {"dependentRequired": {"a": [f"k{index}" for index in range(60)]}}},
+            [{"a": 1}] * 10,
+            "dependentRequired",
+        ),
+        (
+            {"items": {"required": [f"k{index}" for index in range(60)], "anyOf": [{}]}},
+            [{"k1": 1}] * 10,
+            "required",
+        ),
+    ],
+    ids=["required", "dependentRequired", "required-beside-anyOf"],
+)
+def test_each_missing_name_spends_the_same_steps_on_both_paths(schema, instance, keyword):
+    # A long required list made an error for each name missing from each of many small objects,
+    # uncounted: 3,000 names over 10,000 empty objects ran out of memory. Each now costs steps.
+    compiled = compile_schema(schema)
+    findings = Findings.budget(10**9)
+    compiled.checks[""](instance, (), findings)
+    steps = 10**9 - findings.left[0]
+    allowance = WORK_PER_VALUE * survey(instance)[1]
+    assert len(findings) >= 290 and steps >= MISSING_STEPS * len(findings) and steps > allowance
+
+    def answers(max_work):
+        validator = toolreg.compile(schema, limits={"max_work": max_work})
+        fast, walked = validator.prepare().validate(instance), validator.validate_reference(instance)
+        assert fast == walked and not validator.is_valid(instance)
+        return {error.keyword for error in fast}
+
+    assert answers(steps - allowance - 1) == {"limit"}
+    assert answers(steps - allowance) == {keyword}
+
+
+OPTIONS = [f"k{index}" for index in range(3000)]
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance", "fact", "whole"),
+    [
+        ({"propertyNames": {"enum": OPTIONS}}, {"x": 1, "y": 2}, "allowed", OPTIONS),
+        ({"items": {"enum": OPTIONS}}, [1, 2], "allowed", OPTIONS),
+        ({"items": {"const": list(range(5000))}}, [1, 2], "const", list(range(5000))),
+        ({"items": {"const": "x" * 100_000}}, [1, 2], "const", "x" * 100_000),
+        ({"items": {"pattern": "^" + "a" * 5000}}, ["b", "c"], "pattern", "^" + "a" * 5000),
+        ({"items": {"required": ["n" * 100_000]}}, [{}, {}], "missing", "n" * 100_000),
+        ({"items": {"dependentRequired": {"a": ["n" * 100_000]}}}, [{"a": 1}] * 2, "missing", "n" * 100_000),
+    ],
+    ids=[
+        "propertyNames-enum",
+        "enum",
+        "const-array",
+        "const-string",
+        "pattern",
+        "required",
+        "dependentRequired",
+    ],
+)
+def test_messages_quote_a_bounded_part_of_the_schema_and_facts_hold_it_whole(schema, instance, fact, whole):
+    # Each error's message once wrote the whole value: 3,000 names not in an enum of 3,000 made 90 MB.
+    validator = toolreg.compile(schema)
+    for errors in (validator.validate_reference(instance), validator.prepare().validate(instance)):
+        assert len(errors) == 2
+        assert all(len(error.message) < LONGEST_MESSAGE for error in errors)
+        kept = errors[0].facts[fact]
+        assert (list(kept) if isinstance(kept, tuple) else kept) == whole
+        assert errors[0].facts[fact] is errors[1].facts[fact]  # one frozen copy, shared
+
+
+def test_a_long_enum_is_named_by_its_first_values_and_its_count():
+    [error] = toolreg.validate({"enum": OPTIONS}, "z")
+    assert error.message.startswith('must be one of 3000 values ["k0", "k1", "k2"')
+    assert error.message.endswith(" more]") and list(error.facts["allowed"]) == OPTIONS
+    [short] = toolreg.validate({"enum": ["a", "b"]}, "z")
+    assert short.message == 'must be one of ["a", "b"]'

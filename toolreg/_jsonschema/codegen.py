@@ -25,7 +25,18 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ValidationError, deferred_error
-from .keywords import SPENDS_ITSELF, BranchCheck, Failed, Findings, OverBudget, Path, Site, Verdict, spent
+from .keywords import (
+    MISSING_STEPS,
+    SPENDS_ITSELF,
+    BranchCheck,
+    Failed,
+    Findings,
+    OverBudget,
+    Path,
+    Site,
+    Verdict,
+    spent,
+)
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
 from .schema import Compiled, Node
@@ -45,6 +56,9 @@ _OBJECT_KEYWORDS = (
     "patternProperties", "additionalProperties", "dependentSchemas",
 )  # fmt: skip
 _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+# A properties, prefixItems or required list longer than this is looped over rather than written out,
+# so that a small value costs the size of the value rather than that of the schema.
+_INLINE_TABLE = 16
 # Keywords whose reference check the generated code calls whole, after making sure the value is plain
 # JSON: rare, or intricate enough that an inline test would be a second copy of the rule.
 _HANDED_OVER = frozenset({"contains", "dependentRequired", "patternProperties", "dependentSchemas", "if"})
@@ -249,6 +263,8 @@ class _Generator:
         # $ref is (see inlines).
         self.referred = collections.Counter(to_pointer(target) for target in compiled.ref_targets.values())
         self.inlined: set[str] = set()
+        # Module-level tables of generated functions (see node_table), written after them.
+        self.tables: list[str] = []
 
     def function_for(self, location: Path) -> str:
         """The name of the generated function for the schema at ``location``, written once."""
@@ -633,7 +649,9 @@ class _Generator:
         if plan.get("uniqueItems") is True:
             self.report(node, "uniqueItems", value, path, depth)
         prefix = plan.get("prefixItems", ())
-        for index, location in enumerate(prefix):
+        if len(prefix) > _INLINE_TABLE:
+            self.emit_prefix_table(prefix, value, length, path, depth)
+        for index, location in enumerate(prefix) if len(prefix) <= _INLINE_TABLE else ():
             item = self.source.fresh("x")
             line(depth, f"if {length} > {index}:")
             if self.spends and not self.counts_itself(location):
@@ -674,21 +692,29 @@ class _Generator:
         names = [self.source.constant(name) for name in plan.get("required", ())]
         if len(names) == 1:
             line(depth, f"if {names[0]} not in {value}:")
-            self.fail(node, "required", names[0], path, depth + 1)
+            self.missing(node, names[0], path, depth + 1)
+        elif len(names) > _INLINE_TABLE:
+            missing = self.source.fresh("k")
+            line(depth, f"for {missing} in {self.source.constant(tuple(plan['required']))}:")
+            line(depth + 1, f"if {missing} not in {value}:")
+            self.missing(node, missing, path, depth + 2)
         elif names:
             # One test for a call that has them all; then which are missing, in the schema's order.
             line(depth, f"if not ({' and '.join(f'{name} in {value}' for name in names)}):")
             for name in names:
                 line(depth + 1, f"if {name} not in {value}:")
-                self.fail(node, "required", name, path, depth + 2)
+                self.missing(node, name, path, depth + 2)
         self.hand_over(node, ("dependentRequired",), value, path, depth)
         if "propertyNames" in plan:
             key = self.source.fresh("k")
             line(depth, f"for {key} in {value}:")
             line(depth + 1, f"if type({key}) is not str: raise NotPlainJSON")
             self.report(node, "propertyNames", value, path, depth)
-        required = frozenset(plan.get("required", ()))
-        for name, location in plan.get("properties", ()):
+        required, properties = frozenset(plan.get("required", ())), plan.get("properties", ())
+        if len(properties) > _INLINE_TABLE:
+            self.emit_property_table(node, value, path, depth)
+            properties = ()
+        for name, location in properties:
             constant, child = self.source.constant(name), self.source.fresh("x")
             if name in required:
                 # A valid call has it, so a subscript finds it at once; only a wrong call pays for
@@ -711,6 +737,62 @@ class _Generator:
             return
         self.emit_extra(node, value, path, depth)
         self.hand_over(node, ("dependentSchemas",), value, path, depth)
+
+    def missing(self, node: Node, name: str, path: list[str], depth: int) -> None:
+        """A required property found missing: one step, as the reference check spends for each."""
+        if self.spends:
+            self.spend(depth, str(MISSING_STEPS))
+        self.fail(node, "required", name, path, depth)
+
+    def emit_property_table(self, node: Node, value: str, path: list[str], depth: int) -> None:
+        """``properties`` naming more than a few: each present property's schema is a function of its
+        own, and a loop finds them, looking up the names of the object or of the table, whichever
+        has fewer (as ``keywords.present_in`` does), in the table's order."""
+        line, table = self.source.line, self.node_table(node.keywords["properties"])
+        names = [name for name, _ in node.keywords["properties"]]
+        positions = self.source.constant({name: position for position, name in enumerate(names)})
+        order, position = self.source.fresh("o"), self.source.fresh("j")
+        name, function, child = self.source.fresh("k"), self.source.fresh("g"), self.source.fresh("x")
+        line(depth, f"if len({value}) < {len(names)}:")
+        line(depth + 1, f"{order} = sorted({positions}[k] for k in {value} if k in {positions})")
+        line(depth, "else:")
+        line(depth + 1, f"{order} = range({len(names)})")
+        line(depth, f"for {position} in {order}:")
+        line(depth + 1, f"{name}, {function} = {table}[{position}]")
+        line(depth + 1, f"{child} = {value}.get({name}, MISSING)")
+        line(depth + 1, f"if {child} is not MISSING:")
+        inner = [*path, name]
+        call = f"{function}({child}, {self.path(inner)}, errors, {self.depth_of(inner)})"
+        line(depth + 2, f"if not {call}: return False" if self.yes_no else call)
+
+    def emit_prefix_table(
+        self, prefix: tuple[Path, ...], value: str, length: str, path: list[str], depth: int
+    ) -> None:
+        """``prefixItems`` of more than a few schemas: a loop over the items the array has, each
+        schema a function of its own, spending at once what the reference check spends."""
+        line, table = self.source.line, self.node_table(enumerate(prefix))
+        if self.spends:
+            steps, total = [0], 0
+            for location in prefix:
+                total += not self.counts_itself(location)
+                steps.append(total)
+            self.spend(depth, f"{self.source.constant(tuple(steps))}[min({length}, {len(prefix)})]")
+        position, function = self.source.fresh("j"), self.source.fresh("g")
+        line(depth, f"for {position} in range(min({length}, {len(prefix)})):")
+        line(depth + 1, f"{function} = {table}[{position}][1]")
+        inner = [*path, position]
+        call = f"{function}({value}[{position}], {self.path(inner)}, errors, {self.depth_of(inner)})"
+        line(depth + 1, f"if not {call}: return False" if self.yes_no else call)
+
+    def node_table(self, entries: Any) -> str:
+        """A tuple of (name or index, function of the schema) for each entry, as a global of the
+        generated module, written after the functions it names."""
+        table = self.source.fresh("T")
+        pairs = ", ".join(
+            f"({self.source.constant(key)}, {self.function_for(location)})" for key, location in entries
+        )
+        self.tables.append(f"{table} = ({pairs},)")
+        return table
 
     def emit_extra(self, node: Node, value: str, path: list[str], depth: int) -> None:
         """additionalProperties, for a schema without patternProperties."""
@@ -769,6 +851,7 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
     generator.write_functions()
     body = generator.take_root_body() if generator.drop_needless_entry_check(root) else None
     source, spends = generator.source, generator.spends
+    source.lines.extend(generator.tables)
     if yes_no:
         source.line(0, "def is_valid(v, limits):")
         # The budget the values known at a glance earn; the rest is counted once that is spent.

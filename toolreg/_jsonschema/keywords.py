@@ -59,6 +59,12 @@ __all__ = [
     "FAILED",
     "JSON_TYPES",
     "show",
+    "show_within",
+    "show_values",
+    "present_in",
+    "UNCOUNTED_NAMES",
+    "MISSING_STEPS",
+    "QUOTED_CHARS",
     "no_check",
     "Evaluated",
     "collected",
@@ -90,6 +96,45 @@ def show(value: Any) -> str:
     if kind is float:
         return repr(value)  # what json.dumps writes for a finite float, without its overhead
     return json.dumps(_writable(value), ensure_ascii=False, sort_keys=True)
+
+
+# How much of one value a message quotes: the whole value stays in the error's facts. A message is
+# worded for every error, and a keyword applied to each of many values would otherwise copy a large
+# enum or const of the schema into each of their messages.
+QUOTED_CHARS = 200
+
+
+def show_within(value: Any, chars: int = QUOTED_CHARS) -> str:
+    """A value as JSON text, for messages, cut to about ``chars`` characters with "…" (a string is
+    cut before it is written, so a long one costs no more than its first characters)."""
+    return _within(value, chars)[0]
+
+
+def _within(value: Any, chars: int) -> tuple[str, bool]:
+    if type(value) is str and len(value) > chars:
+        return show(value[:chars])[:-1] + '…"', True
+    text = show(value)
+    return (text, False) if len(text) <= chars else (text[: chars - 1] + "…", True)
+
+
+def show_values(values: Sequence[Any]) -> str:
+    """A list of values as JSON text, for messages: whole when short, else its first values within
+    about :data:`QUOTED_CHARS` characters (at least one) and how many more there are."""
+    shown: list[str] = []
+    used, whole = 2, True
+    for value in values:
+        text, cut = _within(value, QUOTED_CHARS // 2)
+        used += len(text) + 2
+        if used > QUOTED_CHARS + 2 and shown:
+            whole = False
+            break
+        shown.append(text)
+        whole = whole and not cut
+    if whole:
+        return "[" + ", ".join(shown) + "]"
+    if len(shown) < len(values):
+        shown.append(f"… {len(values) - len(shown)} more")
+    return f"{len(values)} values [{', '.join(shown)}]"
 
 
 def _writable(value: Any) -> Any:
@@ -346,7 +391,7 @@ class Site:
     """Where a keyword stands in its schema, how to compile the subschemas below it, and how to word
     the errors it finds (the function :data:`WORDS` names for it, from what the check kept)."""
 
-    __slots__ = ("keyword", "schema", "compiler", "_within", "_within_pointer")
+    __slots__ = ("keyword", "schema", "compiler", "_within", "_within_pointer", "_once")
 
     def __init__(
         self, keyword: str, within: Path, schema: dict[str, Any], compiler: Compiler, within_pointer: str
@@ -354,6 +399,8 @@ class Site:
         # The schema object's location and pointer: the keyword's own are made only when asked for.
         self.keyword, self.schema, self.compiler = keyword, schema, compiler
         self._within, self._within_pointer = within, within_pointer
+        # What its errors' words share, made once (see ``once``).
+        self._once: dict[Any, Any] = {}
 
     @property
     def location(self) -> Path:
@@ -370,7 +417,20 @@ class Site:
         return self.schema[self.keyword]
 
     def words(self, kept: Any) -> Words:
+        if kept is None:
+            # Words from the schema alone (an enum's, a pattern's) are the same for every error:
+            # made once, so a thousand errors share one message and one frozen copy of the value.
+            return self.once(None, lambda: WORDS[self.keyword](self, None))  # type: ignore[no-any-return]
         return WORDS[self.keyword](self, kept)
+
+    def once(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make`` returns, made at the first call for ``key`` and shared by every later one
+        (two threads may both make it: equal values, one kept)."""
+        try:
+            return self._once[key]
+        except KeyError:
+            made = self._once[key] = make()
+            return made
 
     def refuse(self, reason: str, *below: Token) -> NoReturn:
         raise SchemaError(
@@ -533,7 +593,7 @@ def _enum(value: Any, site: Site) -> Check:
 
 
 def _enum_words(site: Site, kept: None) -> Words:
-    return Words(f"must be one of {show(site.value)}", facts={"allowed": freeze(site.value)})
+    return Words(f"must be one of {show_values(site.value)}", facts={"allowed": freeze(site.value)})
 
 
 def _const(value: Any, site: Site) -> Check:
@@ -551,7 +611,7 @@ def _const(value: Any, site: Site) -> Check:
 
 
 def _const_words(site: Site, kept: None) -> Words:
-    return Words(f"must be {show(site.value)}", facts={"const": freeze(site.value)})
+    return Words(f"must be {show_within(site.value)}", facts={"const": freeze(site.value)})
 
 
 # -- numbers ----------------------------------------------------------------------------------
@@ -676,7 +736,7 @@ def _pattern(value: Any, site: Site) -> Check:
 
 
 def _pattern_words(site: Site, kept: None) -> Words:
-    return Words(f"must match the pattern {show(site.value)}", facts={"pattern": site.value})
+    return Words(f"must match the pattern {show_within(site.value)}", facts={"pattern": site.value})
 
 
 def _regex(value: Any, site: Site, *below: Token) -> Pattern:
@@ -915,11 +975,14 @@ def _required(value: Any, site: Site) -> Check:
         site.refuse("must be a list of property names")
     if len(set(value)) != len(value):
         site.refuse("lists a property name twice")
+    if len(value) > UNCOUNTED_NAMES:
+        site.compiler.spends = True
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             for name in value:
                 if name not in instance:
+                    spend(errors, MISSING_STEPS)
                     errors.append(deferred_error(site, path, name))
 
     return check
@@ -927,7 +990,25 @@ def _required(value: Any, site: Site) -> Check:
 
 def _required_words(site: Site, missing: str) -> Words:
     # The name is the schema's, so a masked error may say it.
-    return Words(f"missing required property {show(missing)}", facts={"missing": missing})
+    return Words(f"missing required property {show_within(missing)}", facts={"missing": missing})
+
+
+def _positions(table: list[tuple[str, Any]]) -> dict[str, int] | None:
+    """Where each name stands in a table of rules by property name, if it is long (see present_in)."""
+    return {name: position for position, (name, _) in enumerate(table)} if len(table) > 8 else None
+
+
+def present_in(
+    table: list[tuple[str, Any]], positions: dict[str, int] | None, instance: dict[str, Any]
+) -> list[tuple[str, Any]]:
+    """The rules of ``table`` whose names the object has, in the table's order, found at the cost of
+    the smaller of the two: a schema naming thousands of properties, applied to each of many small
+    objects, would otherwise look each name up in each object."""
+    if positions is not None and len(instance) < len(table):
+        return [
+            table[position] for position in sorted(positions[name] for name in instance if name in positions)
+        ]
+    return [rule for rule in table if rule[0] in instance]
 
 
 def _property_names(value: Any, site: Site) -> Check:
@@ -962,12 +1043,12 @@ def _properties(value: Any, site: Site) -> Check:
     if not isinstance(value, dict):
         site.refuse("must be an object mapping property names to schemas")
     children = [(name, site.subschema(schema, name)) for name, schema in value.items()]
+    positions = _positions(children)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for name, child in children:
-                if name in instance:
-                    child(instance[name], path + (name,), errors)
+            for name, child in present_in(children, positions, instance):
+                child(instance[name], path + (name,), errors)
 
     return check
 
@@ -1019,21 +1100,37 @@ def _additional_properties(value: Any, site: Site) -> Check:
 
 
 _NAMES_SHOWN = 20
+# What each missing name of required or dependentRequired costs: an error each, and a long list makes
+# many of each small object, so each is worth two steps (an error holds about 150 bytes).
+MISSING_STEPS = 2
+# How many names required (or all lists of dependentRequired) may hold before their errors could
+# pass the allowance for each value (with each other and the steps other keywords spend on the
+# value): past it the fast path counts steps too.
+UNCOUNTED_NAMES = 10
 
 
 def _allowed_text(known: frozenset[str], patterned: dict[str, Any]) -> str:
     """What a closed object allows, from the schema alone (so the masked text may say it too)."""
-    shown = [show(name) for name in sorted(known)[:_NAMES_SHOWN]]
+    shown = [show_within(name) for name in sorted(known)[:_NAMES_SHOWN]]
     if len(known) > _NAMES_SHOWN:
         shown.append(f"{len(known) - _NAMES_SHOWN} more")
     if patterned:
-        shown.append("names matching " + ", ".join(map(show, patterned)))
+        patterns = [show_within(source) for source in itertools.islice(patterned, _NAMES_SHOWN)]
+        if len(patterned) > _NAMES_SHOWN:
+            patterns.append(f"{len(patterned) - _NAMES_SHOWN} more")
+        shown.append("names matching " + ", ".join(patterns))
     if len(known) + len(patterned) > 1:
         return f"; the allowed properties are {_listed(shown)}"
     return f"; the only allowed property is {shown[0]}" if shown else "; no properties are allowed here"
 
 
 def _no_extra_words(site: Site, extra: tuple[str, ...]) -> Words:
+    # What the schema allows is the same for each error: worded and frozen once.
+    said, facts = site.once("allowed", lambda: _allowed(site))
+    return _extra_words(extra, said, f"the schema does not allow{said}", facts)
+
+
+def _allowed(site: Site) -> tuple[str, dict[str, Any]]:
     named = site.schema.get("properties")
     known = frozenset(named) if isinstance(named, dict) else frozenset()
     patterned = site.schema.get("patternProperties")
@@ -1041,8 +1138,7 @@ def _no_extra_words(site: Site, extra: tuple[str, ...]) -> Words:
     facts: dict[str, Any] = {"allowed": freeze(sorted(known))}
     if patterned:
         facts["allowed_patterns"] = freeze(list(patterned))
-    said = _allowed_text(known, patterned)
-    return _extra_words(extra, said, f"the schema does not allow{said}", facts)
+    return _allowed_text(known, patterned), facts
 
 
 def _listed(names: list[str]) -> str:
@@ -1096,21 +1192,26 @@ def _dependent_required(value: Any, site: Site) -> Check:
 
 
 def _requires(value: dict[str, list[str]], site: Site) -> Check:
-    rules = [
-        (name, [(needed, f"missing property {show(needed)}, required when {show(name)} is present")
-                for needed in names])
-        for name, names in value.items()
-    ]  # fmt: skip
+    rules = list(value.items())
+    positions = _positions(rules)
+    if sum(map(len, value.values())) > UNCOUNTED_NAMES:
+        site.compiler.spends = True
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for name, needs in rules:
-                if name in instance:
-                    for needed, message in needs:
-                        if needed not in instance:
-                            errors.append(site.failure(path, message, missing=needed, present=name))
+            for name, needs in present_in(rules, positions, instance):
+                for needed in needs:
+                    if needed not in instance:
+                        spend(errors, MISSING_STEPS)
+                        errors.append(deferred_error(site, path, (needed, name)))
 
     return check
+
+
+def _requires_words(site: Site, kept: tuple[str, str]) -> Words:
+    needed, name = kept
+    message = f"missing property {show_within(needed)}, required when {show_within(name)} is present"
+    return Words(message, facts={"missing": needed, "present": name})
 
 
 def _dependent_schemas(value: Any, site: Site) -> Check:
@@ -1121,12 +1222,13 @@ def _dependent_schemas(value: Any, site: Site) -> Check:
 
 
 def _when_present(rules: list[tuple[str, Check]]) -> Check:
+    positions = _positions(rules)
+
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for name, child in rules:
-                if name in instance:
-                    spend(errors)
-                    child(instance, path, errors)
+            for _, child in present_in(rules, positions, instance):
+                spend(errors)
+                child(instance, path, errors)
 
     return check
 
@@ -1278,8 +1380,7 @@ def _chosen_branch(
     keyword = site.keyword
     if tag is not None and isinstance(instance, dict):
         name, choices = tag
-        shown = [show(value) for value, _ in choices]
-        values = f"{', '.join(shown[:-1])} or {shown[-1]}"
+        values = site.once(("tag", name), lambda: _either(choices))
         facts.update(tag=name, tags=freeze([value for value, _ in choices]))
         if name not in instance:
             return None, f"; missing the tag {show(name)}, one of {values}", ""
@@ -1322,6 +1423,14 @@ def _chosen_branch(
             quoted, facts["hint"] = f"; write {instance} without the quotes", "unquote"
         return None, said, quoted
     return None, "", ""
+
+
+def _either(choices: tuple[tuple[Any, int], ...]) -> str:
+    """A union's tag values for its messages: "a", "b" or "c", the first :data:`_NAMES_SHOWN` of many."""
+    shown = [show_within(value) for value, _ in choices[:_NAMES_SHOWN]]
+    if len(choices) > _NAMES_SHOWN:
+        return f"{', '.join(shown)} or {len(choices) - _NAMES_SHOWN} more"
+    return f"{', '.join(shown[:-1])} or {shown[-1]}"
 
 
 def _short(value: Any) -> bool:
@@ -1732,6 +1841,8 @@ WORDS: dict[str, Callable[[Site, Any], Words]] = {
     "minProperties": _size_words,
     "maxProperties": _size_words,
     "required": _required_words,
+    "dependentRequired": _requires_words,
+    "dependencies": _requires_words,
     "additionalProperties": _no_extra_words,
     "unevaluatedProperties": _unevaluated_words,
     "not": _not_words,
