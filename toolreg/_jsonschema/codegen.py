@@ -56,6 +56,10 @@ _OBJECT_KEYWORDS = (
     "patternProperties", "additionalProperties", "dependentSchemas",
 )  # fmt: skip
 _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+# The most lines of source the generator writes for one schema (about 1 MB): Python's compiler takes
+# about 5 s and 600 MB for 120,000 (10,000 subschemas that each test a string), so a schema past it
+# gets no fast path, and the reference walk answers every call.
+MAX_LINES = 20_000
 # A properties, prefixItems or required list longer than this is looped over rather than written out,
 # so that a small value costs the size of the value rather than that of the schema.
 _INLINE_TABLE = 16
@@ -389,6 +393,8 @@ class _Generator:
 
     def emit(self, location: Path, value: str, path: list[str], depth: int) -> None:
         line = self.source.line
+        if len(self.source.lines) > MAX_LINES:
+            raise NoFastPath(f"would take more than {MAX_LINES} lines of Python")
         node = self.compiled.node(location)
         if node.boolean is True:
             line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
