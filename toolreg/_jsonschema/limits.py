@@ -42,7 +42,8 @@ class Limits:
     ``uniqueItems``, ``propertyNames``, ``unevaluatedItems``, ``unevaluatedProperties``), applies its
     schema to or reports (``additionalProperties``), or applies a schema to that spends no step itself
     (``items``, ``prefixItems``); each pattern of ``patternProperties`` tried on each name, and for
-    ``additionalProperties`` beside it; and each array or object ``enum`` or ``const`` compares.
+    ``additionalProperties`` beside it; each array or object ``enum`` or ``const`` compares; and two
+    for each name ``required`` or ``dependentRequired`` finds missing.
     Both paths spend them at the same places. A ``$ref`` graph that branches at every step, or a
     thousand branches each going through a long array, would otherwise take time exponential in, or
     the product of, the schema's size and the instance's.
