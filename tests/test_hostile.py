@@ -852,3 +852,21 @@ def test_a_schema_whose_fast_path_would_be_huge_is_answered_by_the_reference_wal
     assert [(error.path, error.keyword) for error in errors] == [("/p7", "pattern")] * 3
     assert validator.prepare().validate(instance) == errors
     assert not validator.is_valid(instance) and validator.is_valid({"p1": "a"})
+
+
+def test_the_patterns_of_one_schema_share_one_allowance_of_re2_programs():
+    # Each \p{L}{400} is 20 characters and 478,000 RE2 instructions: a hundred of them, each within
+    # RE2's own budget, took 30 s and 470 MB to register. One schema's patterns now share MAX_PROGRAM.
+    schema = {
+        "type": "object",
+        "properties": {f"p{index}": {"pattern": f"^{index}\\p{{L}}{{200}}"} for index in range(100)},
+    }
+    registry = toolreg.ToolRegistry()
+    with pytest.raises(toolreg.SchemaError, match="one schema may") as refused:
+        registry.register("t", schema, accept_any)
+    assert refused.value.schema_path == "/properties/p2/pattern" and len(registry) == 0
+    with pytest.raises(toolreg.SchemaError, match="one schema may"):
+        toolreg.compile(schema)
+    del schema["properties"]["p2"]
+    registry.register("two", {"properties": {"p0": schema["properties"]["p0"]}}, accept_any)
+    assert registry.is_valid("two", {"p0": "0" + "a" * 200}) and not registry.is_valid("two", {"p0": "0a"})

@@ -19,7 +19,7 @@ from typing import Any
 from .keywords import JSON_TYPES
 from .limits import Limits
 from .pointer import ARRAY_INDEX
-from .regex import Pattern, RegexSyntaxError, UnsupportedPattern
+from .regex import MAX_PROGRAM, Pattern, RegexSyntaxError, UnsupportedPattern
 from .values import is_integer, is_number
 from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
 
@@ -102,6 +102,7 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
     stack = [root]
     references: list[str] = []
     seen = 0
+    programs: dict[str, int] = {}  # the size of each pattern's RE2 programs, as compiling counts them
     while stack:
         schema = stack.pop()
         seen += 1
@@ -127,7 +128,7 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
                     return False
                 stack.extend(value)
             elif keyword == "pattern":
-                if not _safe_pattern(value, limits, pattern_and_risk):
+                if not _safe_pattern(value, limits, pattern_and_risk, programs):
                     return False
             elif keyword == "$ref":
                 if type(value) is not str or not _LOCAL_REF.fullmatch(value):
@@ -146,14 +147,19 @@ def _dialect(declared: Any) -> str:
     return DIALECTS.get(declared, "") if type(declared) is str else ""
 
 
-def _safe_pattern(value: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
+def _safe_pattern(
+    value: Any, limits: Limits, pattern_and_risk: PatternGuard, programs: dict[str, int]
+) -> bool:
     if type(value) is not str:
         return False
     try:
-        _, risk = pattern_and_risk(value)
+        pattern, risk = pattern_and_risk(value)
     except (RegexSyntaxError, UnsupportedPattern):
         return False
-    return risk is None or limits.allow_backtracking_patterns
+    programs[value] = pattern.program
+    # Past the schema's allowance of RE2 programs, compiling it refuses it, saying so.
+    within = sum(programs.values()) <= MAX_PROGRAM
+    return within and (risk is None or limits.allow_backtracking_patterns)
 
 
 def _leads_to_a_schema(root: Any, ref: str) -> bool:

@@ -49,6 +49,7 @@ __all__ = [
     "steps_at_each_place",
     "MAX_STEPS",
     "MAX_STEPS_AT_START",
+    "MAX_PROGRAM",
 ]
 
 
@@ -80,15 +81,18 @@ class Pattern:
     toolreg cannot run within its bounds.
     """
 
-    __slots__ = ("source", "backtracking", "search")
+    __slots__ = ("source", "backtracking", "search", "program")
 
     def __init__(self, source: str) -> None:
         self.source = source
         tree = parse(source)
         self.backtracking: str | None = None
         self.search: Callable[[str], bool]
+        # The size of RE2's programs for it, in instructions (0 on the backtracking engine): what
+        # compiling it cost, about a microsecond each (see MAX_PROGRAM).
+        self.program = 0
         try:
-            self.search = _re2_search(tree, _MAX_TRANSLATION + 128 * len(source))
+            self.search, self.program = _re2_search(tree, _MAX_TRANSLATION + 128 * len(source))
             return
         except _Untranslatable as untranslatable:
             self.backtracking = untranslatable.what
@@ -196,19 +200,21 @@ class _Untranslatable(Exception):
         self.what = what
 
 
-def _re2_search(tree: Disjunction, budget: int) -> Callable[[str], bool]:
-    """RE2's searches for ``tree``, as one function; _Untranslatable, or UnsupportedPattern when
-    RE2 refuses the translation (a count past its limits, its memory budget) or it is longer than
-    ``budget``."""
+def _re2_search(tree: Disjunction, budget: int) -> tuple[Callable[[str], bool], int]:
+    """RE2's searches for ``tree``, as one function, and the size of their programs; _Untranslatable,
+    or UnsupportedPattern when RE2 refuses the translation (a count past its limits, its memory
+    budget) or it is longer than ``budget``."""
     parts = _leading_look_aheads(tree)
     if parts is None:
         translated = _translate(tree, budget)
         _check_properties([translated])
         if not _has_not_boundary(tree):
-            return _search(_compiled(translated), _ANCHOR.UNANCHORED)
+            compiled = _compiled(translated)
+            return _search(compiled, _ANCHOR.UNANCHORED), compiled.ProgramSize()
         # RE2 may start a search between the bytes of one character, where \B holds: a search
         # anchored behind a lazy run of whole characters starts only between characters.
-        return _search(_compiled(f"(?s:.)*?(?:{translated})"), _ANCHOR.ANCHOR_START)
+        compiled = _compiled(f"(?s:.)*?(?:{translated})")
+        return _search(compiled, _ANCHOR.ANCHOR_START), compiled.ProgramSize()
     rest, conditions = parts
     # The rest and each look-ahead share one budget, and one allowance of property sets.
     translations: list[str] = []
@@ -216,11 +222,13 @@ def _re2_search(tree: Disjunction, budget: int) -> Callable[[str], bool]:
         translations.append(_translate(part, budget - sum(map(len, translations))))
     _check_properties(translations)
     wanted = [True, *(not look.negative for look in conditions)]
+    programs = [_compiled(translated) for translated in translations]
     searches = [
-        (want, _search(_compiled(translated), _ANCHOR.ANCHOR_START))
-        for want, translated in zip(wanted, translations, strict=True)
+        (want, _search(compiled, _ANCHOR.ANCHOR_START))
+        for want, compiled in zip(wanted, programs, strict=True)
     ]
-    return lambda text: all(search(text) is want for want, search in searches)
+    size = sum(compiled.ProgramSize() for compiled in programs)
+    return (lambda text: all(search(text) is want for want, search in searches)), size
 
 
 def _leading_look_aheads(tree: Disjunction) -> tuple[Disjunction, list[LookAround]] | None:
@@ -291,6 +299,10 @@ def _has_not_boundary(tree: Node) -> bool:
     return any(isinstance(node, Assertion) and node.kind == "B" for node in _walk(tree))
 
 
+# The most instructions the RE2 programs of one schema's patterns may hold together: compiling takes
+# about a microsecond and 10 bytes each, and a 20-character pattern such as \p{L}{400} makes 478,000,
+# so a hundred of them took 30 s and 470 MB to register.
+MAX_PROGRAM = 500_000
 # RE2 takes up to 0.2 ms and 30 KB to read each property set (\p{L} is 650 ranges), whatever its
 # memory budget says: 30,000 of them took 5 s and 1 GB.
 _MAX_PROPERTIES = 1000

@@ -15,7 +15,7 @@ from .keywords import NOTES, Check, Evaluated, Findings, Note, Path, Site, no_ch
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from .metaschemas import META_SCHEMAS
 from .pointer import ARRAY_INDEX, Document, masked_pointer, split, to_pointer
-from .regex import Pattern
+from .regex import MAX_PROGRAM, Pattern, UnsupportedPattern
 from .values import NotJSON, snapshot
 from .vocabulary import (
     ANNOTATIONS,
@@ -170,6 +170,8 @@ class _Compiler:
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
         self.patterns = {} if patterns is None else patterns
+        # The size of the RE2 programs of this schema's patterns, each counted once (see MAX_PROGRAM).
+        self.programs: dict[str, int] = {}
         self.dynamic_names: set[str] = set()
         # Where URIs lead: each schema resource ($id) and anchor, by absolute URI, and the documents
         # the caller gave, read only when a $ref names them. Nothing is ever fetched.
@@ -449,7 +451,17 @@ class _Compiler:
     def pattern_and_risk(self, source: str) -> tuple[Pattern, str | None]:
         """The compiled pattern and what in it needs a backtracking engine, once per schema, or once
         per registry that shares its patterns; RegexSyntaxError or UnsupportedPattern."""
-        return guarded_pattern(source, self.patterns)
+        found = guarded_pattern(source, self.patterns)
+        if source not in self.programs:
+            self.programs[source] = found[0].program
+            total = sum(self.programs.values())
+            if total > MAX_PROGRAM:
+                raise UnsupportedPattern(
+                    f"with the patterns before it, RE2's programs for this schema would hold {total} "
+                    f"instructions, more than the {MAX_PROGRAM} one schema may; write fewer or smaller "
+                    "patterns"
+                )
+        return found
 
     def pattern(self, source: str) -> Pattern:
         """The compiled pattern (it was checked where the schema holds it)."""
