@@ -56,6 +56,10 @@ _OBJECT_KEYWORDS = (
     "patternProperties", "additionalProperties", "dependentSchemas",
 )  # fmt: skip
 _IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+# How many $refs in a row are written in place: past it the next target is called as a function of its
+# own, so a chain of 5,000 (each target reached by one $ref) is written as functions of 32 hops
+# each, rather than one walk too deep for Python's stack that left the schema with no fast path.
+_INLINE_MAX_CHAIN = 32
 # The most lines of source the generator writes for one schema (about 1 MB): Python's compiler takes
 # about 5 s and 600 MB for 120,000 (10,000 subschemas that each test a string), so a schema past it
 # gets no fast path, and the reference walk answers every call.
@@ -267,6 +271,8 @@ class _Generator:
         # $ref is (see inlines).
         self.referred = collections.Counter(to_pointer(target) for target in compiled.ref_targets.values())
         self.inlined: set[str] = set()
+        # How many inlined $refs the code being written stands inside (see inlines).
+        self.inline_depth = 0
         # Module-level tables of generated functions (see node_table), written after them.
         self.tables: list[str] = []
 
@@ -327,6 +333,7 @@ class _Generator:
             and self.referred[pointer] == 1
             and pointer not in self.inlined
             and depth <= _INLINE_MAX_INDENT
+            and self.inline_depth < _INLINE_MAX_CHAIN
         )
 
     def depth_of(self, path: list[str]) -> str:
@@ -424,7 +431,9 @@ class _Generator:
         if "$ref" in plan and self.inlines(plan["$ref"], depth):
             self.spend(depth)
             self.inlined.add(to_pointer(plan["$ref"]))
+            self.inline_depth += 1
             self.emit(plan["$ref"], value, path, depth)
+            self.inline_depth -= 1
         elif "$ref" in plan:
             target = self.function_for(plan["$ref"])
             self.spend(depth)
