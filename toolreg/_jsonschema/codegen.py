@@ -774,8 +774,8 @@ class _Generator:
         line(depth + 1, f"{order} = range({len(names)})")
         line(depth, f"for {position} in {order}:")
         line(depth + 1, f"{name}, {function} = {table}[{position}]")
-        line(depth + 1, f"{child} = {value}.get({name}, MISSING)")
-        line(depth + 1, f"if {child} is not MISSING:")
+        line(depth + 1, f"if {name} in {value}:")
+        line(depth + 2, f"{child} = {value}[{name}]")
         inner = [*path, name]
         call = f"{function}({child}, {self.path(inner)}, errors, {self.depth_of(inner)})"
         line(depth + 2, f"if not {call}: return False" if self.yes_no else call)
