@@ -105,6 +105,10 @@ def _print_report(report: Report, name: str, seconds: float) -> None:
         numbers = f"{counts.schemas:>8} {counts.instances:>10} {counts.failed:>8} {counts.disagreed:>10}"
         print(f"{keyword:<14} {numbers}")
     print("('failed': instances the oracle rejected with that keyword)")
+    print(f"schemas an oracle refuses (each judged once): {report.refused}")
+    print("reference constructs drawn (instances):")
+    for construct, count in sorted(report.constructs.items()):
+        print(f"  {construct:<62} {count:>6}")
     for number, disagreement in enumerate(report.found, 1):
         print(f"\nDISAGREEMENT {number}: {disagreement.reproduction(name)}")
 

@@ -15,10 +15,13 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import providers
 
+from toolreg._jsonschema.pointer import split
+
 from ._impl import Implementation, findings
 from ._official import keywords_along, keywords_used
-from ._oracle import Finding, Oracles
-from ._strategies import Strategy, example_schemas, instances_for
+from ._oracle import Finding, Oracles, SchemaRefusal
+from ._references import constructs
+from ._strategies import InstancesFor, Strategy, example_schemas
 
 __all__ = ["Disagreement", "KeywordCount", "Report", "compare", "run", "python_literal"]
 
@@ -39,10 +42,15 @@ class Disagreement:
     ours: tuple[Finding, ...] | str  # a string when the implementation raised
     oracle: tuple[Finding, ...]
     second: bool | None  # jsonschema-rs's verdict, None where it has none
+    refusal: SchemaRefusal | None = None  # set where an oracle finds the schema invalid
 
     @property
     def sides(self) -> str:
         """Who disagrees with whom, the odd one out named when there is one."""
+        if self.refusal is not None:
+            if self.refusal.both:
+                return "the implementation accepted a schema both oracles refuse"
+            return "jsonschema and jsonschema-rs differ on the schema's validity"
         if isinstance(self.ours, str):
             return "the implementation raised"
         ours_valid, oracle_valid = not self.ours, not self.oracle
@@ -81,7 +89,10 @@ class Disagreement:
 
     @property
     def keywords(self) -> tuple[str, ...]:
-        """The keywords of the findings that differ, else of all findings, else of the schema."""
+        """The keywords of the findings that differ, else of all findings, else of the schema; for a
+        schema an oracle refuses, the keyword jsonschema's reason names."""
+        if self.refusal is not None and self.refusal.where:
+            return (split(self.refusal.where)[-1],)
         if isinstance(self.ours, str):
             return tuple(sorted(keywords_used(self.schema)))
         differing = (Counter(self.ours) - Counter(self.oracle)) + (Counter(self.oracle) - Counter(self.ours))
@@ -95,6 +106,17 @@ class Disagreement:
     def reproduction(self, implementation_name: str) -> str:
         """A copy-pasteable account: the schema, the instance, and each side's answer."""
         ours = self.ours if isinstance(self.ours, str) else _show(self.ours)
+        if self.refusal is not None:
+            jsonschema_says = f"refuses the schema at {self.refusal.where!r}: {self.refusal.reason}"
+            return "\n".join(
+                [
+                    f"{self.sides} (keywords: {', '.join(self.keywords)})",
+                    f"  schema = {python_literal(self.schema)}",
+                    f"  {implementation_name}: {ours}",
+                    f"  jsonschema: {jsonschema_says if self.refusal.reason else 'accepts the schema'}",
+                    f"  jsonschema-rs: {'accepts' if self.refusal.second_accepts else 'refuses'} the schema",
+                ]
+            )
         second = {None: "no verdict (not JSON)", True: "valid", False: "invalid"}[self.second]
         return "\n".join(
             [
@@ -135,7 +157,17 @@ def _same(ours: Iterable[Finding], theirs: Iterable[Finding], schema_paths: bool
 def compare(
     implementation: Implementation, oracles: Oracles, schema: Any, instance: Any
 ) -> Disagreement | None:
-    """None when all agree; otherwise what each side said. Any exception is a disagreement."""
+    """None when all agree; otherwise what each side said. Any exception is a disagreement, but for
+    a schema both oracles find invalid against its dialect's meta-schema, where raising is the answer
+    (a refusal) and returning errors is a disagreement."""
+    if oracles.refusal is not None:
+        try:
+            answer: tuple[Finding, ...] | str = tuple(findings(implementation, schema, instance))
+        except Exception as error:
+            if oracles.refusal.both:
+                return None
+            answer = f"refused the schema: {type(error).__name__}: {error}"
+        return Disagreement(schema, instance, answer, (), None, oracles.refusal)
     expected = tuple(oracles.findings(instance))
     second = oracles.second_verdict(instance)
     try:
@@ -164,13 +196,17 @@ class Report:
     schemas: int = 0
     instances: int = 0
     disagreements: int = 0
+    refused: int = 0  # schemas an oracle finds invalid: judged once, on one instance
     keywords: dict[str, KeywordCount] = field(default_factory=dict)
+    constructs: Counter[str] = field(default_factory=Counter)  # see _references.constructs
     found: list[Disagreement] = field(default_factory=list)
 
     def count(
         self, schema: Any, instance: Any, oracle: Iterable[Finding], disagreement: Disagreement | None
     ) -> None:
         self.instances += 1
+        oracle = list(oracle)
+        self.constructs.update(constructs(schema, instance, [finding.path for finding in oracle]))
         failed: set[str] = set()
         for finding in oracle:
             failed.add(finding.keyword)
@@ -218,8 +254,8 @@ def run(
     count_all: bool = True,
     shrink: bool = True,
 ) -> Report:
-    """Draw ``examples`` examples, each a random schema and a focused one (see ``example_schemas``)
-    with several instances each, and compare every verdict and error.
+    """Draw ``examples`` examples, each a random schema, a reference one and a focused one (see
+    ``example_schemas``) with several instances each, and compare every verdict and error.
 
     Each new kind of disagreement stops Hypothesis, which shrinks it; the run then starts again from
     the same seed, counting that kind without stopping, until a full pass finds nothing new. With
@@ -245,7 +281,7 @@ def run(
 
 def _one_pass(
     implementation: Implementation,
-    drawn: list[tuple[str, Strategy]],
+    drawn: list[tuple[str, Strategy, InstancesFor]],
     examples: int,
     seed_value: int,
     known: set[tuple[str, tuple[str, ...]]],
@@ -270,10 +306,14 @@ def _one_pass(
     @given(st.data())
     def cross_check(data: st.DataObject) -> None:
         nonlocal done
-        for label, strategy in drawn:
+        for label, strategy, instances_for in drawn:
             schema = data.draw(strategy, label=label)
             instances = data.draw(instances_for(schema), label=f"instances of the {label}")
             oracles = Oracles(schema)
+            if oracles.refusal is not None:
+                # The schema is what is judged: an implementation must refuse it, whatever the instance.
+                instances = instances[:1]
+                report.refused += 1
             report.schemas += 1
             for keyword in keywords_used(schema):
                 report.keywords.setdefault(keyword, KeywordCount()).schemas += 1

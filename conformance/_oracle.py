@@ -17,19 +17,24 @@ import jsonschema
 import jsonschema_rs
 import regress
 from jsonschema.exceptions import ValidationError as OracleError
+from jsonschema.exceptions import best_match
 
 from toolreg._jsonschema.pointer import to_pointer
 
 from ._official import ONE_SCHEMA, SCHEMA_ARRAY, SCHEMA_OBJECT, keywords_used
+from ._references import anchor_grammar, declared_anchors
 
 __all__ = [
     "Finding",
+    "adjusted",
     "DIVERGENCES",
     "Oracle",
     "Oracles",
+    "SchemaRefusal",
     "finding",
     "non_finite_places",
     "locate_false_subschemas",
+    "root_in_dynamic_scope",
 ]
 
 
@@ -179,6 +184,25 @@ def every_contains_bound(validator: Any, contains: Any, instance: Any, schema: A
             yield OracleError(f"too few items match {contains!r}", validator="minContains")
 
 
+# The base URI the oracle gives a root without "$id" (see root_in_dynamic_scope).
+ROOT_BASE = "https://conformance.invalid/root.json"
+
+
+def root_in_dynamic_scope(schema: Any) -> Any:
+    """Divergence 6: the root is the first resource of the dynamic scope, with or without ``$id``.
+
+    Every evaluation starts in the root's resource (Core §7.1, §8.2.3.2: the scope is each schema
+    resource entered on the way), and a root without ``$id`` is a resource with the retrieval URI as
+    its base. jsonschema leaves such a root out of the scope, so its ``$dynamicAnchor`` is never the
+    outermost: 2020-12's strict tree without ``$id`` accepts ``{"children": [{"daat": 1}]}``
+    (jsonschema-rs refuses it, as the spec's example means). The oracle gives that root a base URI of
+    its own, which leaves every relative reference resolving to the same resource as before.
+    """
+    if not isinstance(schema, dict) or "$id" in schema or "$dynamicRef" not in keywords_used(schema):
+        return schema
+    return {"$id": ROOT_BASE, **schema}
+
+
 DIVERGENCES = {
     "contains": every_contains_bound,
     "pattern": ecma_pattern,
@@ -209,17 +233,63 @@ def finding(error: OracleError) -> Finding:
     return Finding(to_pointer(error.absolute_path), keyword or "false", to_pointer(schema_path))
 
 
+def adjusted(schema: Any) -> Any:
+    """The schema as the jsonschema oracle reads it: its false subschemas located, its root in the
+    dynamic scope (divergences 3 and 6)."""
+    return root_in_dynamic_scope(locate_false_subschemas(schema))
+
+
+@dataclass(frozen=True)
+class SchemaRefusal:
+    """What the oracles say of a schema one of them finds invalid against its dialect's meta-schema:
+    jsonschema's reason and where (a pointer into the schema), or None where it accepts the schema or
+    was not asked; and whether jsonschema-rs accepts it."""
+
+    where: str | None
+    reason: str | None
+    second_accepts: bool
+
+    @property
+    def both(self) -> bool:
+        """Both oracles refuse the schema."""
+        return self.reason is not None and not self.second_accepts
+
+
+@cache
+def _meta_validator(dialect: Any) -> Any:
+    return dialect(dialect.META_SCHEMA)
+
+
+def _schema_refusal(dialect: Any, schema: Any) -> SchemaRefusal | None:
+    """None when the schema is valid. jsonschema-rs's meta-schema check is asked of every schema;
+    jsonschema's, a hundred times slower on a large schema, where jsonschema-rs refuses the schema
+    or it declares an anchor one dialect's grammar allows and another does not."""
+    second_accepts = bool(jsonschema_rs.meta.is_valid(schema))
+    if second_accepts and all(anchor_grammar(name) == "both" for name in declared_anchors(schema)):
+        return None
+    problem = best_match(_meta_validator(dialect).iter_errors(schema))
+    if problem is None and second_accepts:
+        return None
+    where = None if problem is None else to_pointer(problem.absolute_path)
+    return SchemaRefusal(where, None if problem is None else problem.message, second_accepts)
+
+
 class Oracles:
-    """Both oracles, built once for a schema."""
+    """Both oracles, built once for a schema; ``refusal`` says whether either finds it invalid."""
 
     def __init__(self, schema: Any) -> None:
         dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-        self._jsonschema = _ORACLES[dialect](locate_false_subschemas(schema))
-        self._jsonschema_rs = jsonschema_rs.validator_for(schema)
+        self.refusal = _schema_refusal(dialect, schema)
         self._divides = "multipleOf" in keywords_used(schema)
+        if self.refusal is not None:
+            return  # there are no instances to judge
+        self._jsonschema = _ORACLES[dialect](adjusted(schema))
+        self._jsonschema_rs = jsonschema_rs.validator_for(schema)
 
     def findings(self, instance: Any) -> list[Finding]:
-        """The top-level errors of the adjusted jsonschema."""
+        """The top-level errors of the adjusted jsonschema (none for a schema it refuses)."""
+        if self.refusal is not None:
+            return []
         places = list(non_finite_places(instance))
         if places:
             return [Finding(place, "json", "") for place in places]
@@ -231,7 +301,7 @@ class Oracles:
         It has none on values that are not JSON, nor where it divides binary floats (see
         :func:`rs_divides_floats`).
         """
-        if next(non_finite_places(instance), None) is not None:
+        if self.refusal is not None or next(non_finite_places(instance), None) is not None:
             return None
         if self._divides and rs_divides_floats(instance):
             return None

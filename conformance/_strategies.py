@@ -16,6 +16,7 @@ from hypothesis_jsonschema import from_schema
 from toolreg._jsonschema.vocabulary import keywords, subschemas
 
 from ._edges import EDGES, edge_instances
+from ._references import reference_instances, reference_schemas
 
 __all__ = [
     "KEYWORD_VALUES",
@@ -30,6 +31,8 @@ __all__ = [
 ]
 
 Strategy = st.SearchStrategy[Any]
+# How the instances of a drawn schema are drawn.
+InstancesFor = Callable[[Any], st.SearchStrategy[list[Any]]]
 
 # Names where JSON Pointer escaping, emptiness, digits and non-ASCII can go wrong.
 # Quotes, backslashes, newlines and NUL probe the generated fast path, which must never paste a name.
@@ -274,17 +277,23 @@ def _descended(body: Any, steps: list[tuple[Callable[[Any, str], Any], str]]) ->
     return body
 
 
-def example_schemas(keywords: Collection[str] | None = None) -> list[tuple[str, Strategy]]:
-    """What each example of the cross-check draws, in order: a random schema, then a focused one
-    (see :func:`focused_schemas`) where any keyword drawn has edge values.
+def example_schemas(keywords: Collection[str] | None = None) -> list[tuple[str, Strategy, InstancesFor]]:
+    """What each example of the cross-check draws, in order, with how to draw its instances: a random
+    schema; a schema built around references (see ``_references``: anchors per dialect, a
+    ``$dynamicRef`` under ``unevaluated*``, or a recursive ``unevaluated*`` tree with deep
+    instances) where the keywords allow it; then a focused one (see :func:`focused_schemas`) where any keyword
+    drawn has edge values.
 
     The focused schema comes last on purpose: Hypothesis keeps the beginning of an example and
     varies its end as often as not (400 examples hold about 130 distinct random schemas), so the
     focused schemas differ from one example to the next.
     """
-    drawn = [("schema", schemas(keywords))]
+    drawn: list[tuple[str, Strategy, InstancesFor]] = [("schema", schemas(keywords), instances_for)]
+    references = reference_schemas(keywords)
+    if references is not None:
+        drawn.append(("reference schema", references, reference_instances))
     if set(EDGES) & set(KEYWORD_VALUES if keywords is None else keywords):
-        drawn.append(("focused schema", focused_schemas(keywords)))
+        drawn.append(("focused schema", focused_schemas(keywords), instances_for))
     return drawn
 
 

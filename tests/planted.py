@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote
 
 import jsonschema
+import jsonschema_rs
 from jsonschema.exceptions import ValidationError as OracleError
 
 import toolreg
-from conformance._oracle import Finding, Oracle, Oracles, finding, locate_false_subschemas, non_finite_places
+from conformance._official import keywords_used
+from conformance._oracle import Finding, Oracle, Oracles, adjusted, finding, non_finite_places
+from conformance._references import declared_anchors
 from toolreg._jsonschema.pointer import escape, split, to_pointer
 
 
@@ -32,6 +36,7 @@ def python_re_patterns(schema: Any, instance: Any) -> list[dict[str, str]]:
     """Stock jsonschema, whose ``pattern`` is Python's ``re``; non-JSON input is left to toolreg."""
     if next(non_finite_places(instance), None) is not None:
         return [error.to_dict() for error in toolreg.validate(schema, instance)]
+    jsonschema.validators.validator_for(schema).check_schema(schema)
     return [
         {"path": to_pointer(error.absolute_path), "keyword": error.validator or "false"}
         for error in jsonschema.Draft202012Validator(schema).iter_errors(instance)
@@ -91,9 +96,12 @@ def _oracle_changed(**changes: Any) -> Any:
     changed = jsonschema.validators.extend(Oracle, **changes)
 
     def validate(schema: Any, instance: Any) -> list[Finding]:
+        if not jsonschema_rs.meta.is_valid(schema):
+            # A validator checks the schema first: this one is wrong only in the way it was made.
+            raise jsonschema.SchemaError("the schema is not valid against its meta-schema")
         if next(non_finite_places(instance), None) is not None:
             return Oracles(schema).findings(instance)
-        return [finding(error) for error in changed(locate_false_subschemas(schema)).iter_errors(instance)]
+        return [finding(error) for error in changed(adjusted(schema)).iter_errors(instance)]
 
     return validate
 
@@ -123,3 +131,77 @@ integral_floats_refused.__name__ = "integral_floats_refused"
 # JavaScript's view of length: an astral character such as "😀" counts two.
 utf16_lengths = _oracle_changed(validators={"minLength": _utf16_min_length, "maxLength": _utf16_max_length})
 utf16_lengths.__name__ = "utf16_lengths"
+
+
+_ANCHOR_2020_12 = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")
+_ANCHORS = ("$anchor", "$dynamicAnchor")
+
+
+def _anchors_renamed(value: Any, names: dict[str, str]) -> Any:
+    """``value`` with each anchor in ``names`` renamed, in its declaration and in the references to it."""
+    if isinstance(value, list):
+        return [_anchors_renamed(item, names) for item in value]
+    if not isinstance(value, dict):
+        return value
+    renamed = {key: _anchors_renamed(item, names) for key, item in value.items()}
+    for key in _ANCHORS:
+        if renamed.get(key) in names:
+            renamed[key] = names[renamed[key]]
+    for key in ("$ref", "$dynamicRef"):
+        target = renamed.get(key)
+        if isinstance(target, str) and target.startswith("#") and unquote(target[1:]) in names:
+            renamed[key] = "#" + names[unquote(target[1:])]
+    return renamed
+
+
+def anchors_read_as_2020_12(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
+    """Reads every anchor with 2020-12's grammar, whatever the dialect: in 2019-09, ``"_p"`` passes
+    and ``"ns:x"`` is refused."""
+    names = list(dict.fromkeys(declared_anchors(schema)))
+    for name in names:
+        if not _ANCHOR_2020_12.fullmatch(name):
+            raise toolreg.SchemaError(f"{name!r} is not an anchor name", keyword="$anchor")
+    # Renamed to names every dialect takes, so that toolreg's own grammar says nothing.
+    renamed = _anchors_renamed(schema, {name: f"n{number}" for number, name in enumerate(names)})
+    return toolreg.validate(renamed, instance)
+
+
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+# How deep an evaluator that cuts trees short looks.
+CUT_AT_DEPTH = 6
+
+
+def _pruned(instance: Any, depth: int) -> Any:
+    """``instance`` with every array or object deeper than ``depth`` emptied."""
+    if isinstance(instance, list):
+        return [_pruned(item, depth - 1) for item in instance] if depth > 0 else []
+    if isinstance(instance, dict):
+        return {key: _pruned(item, depth - 1) for key, item in instance.items()} if depth > 0 else {}
+    return instance
+
+
+def unevaluated_cut_short(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
+    """Where the schema uses unevaluated*, looks no deeper than six levels into the instance, as an
+    evaluator that gives up on a deep recursive tree (rather than run out of time) would."""
+    if _UNEVALUATED & keywords_used(schema):
+        instance = _pruned(instance, CUT_AT_DEPTH)
+    return toolreg.validate(schema, instance)
+
+
+def _dynamic_as_static(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_dynamic_as_static(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    static = {key: _dynamic_as_static(item) for key, item in value.items()}
+    if "$dynamicRef" in static:
+        static["$ref"] = static.pop("$dynamicRef")
+    return static
+
+
+def dynamic_scope_ignored_under_unevaluated(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
+    """Where the schema uses unevaluated*, resolves each ``$dynamicRef`` as a ``$ref``, as an evaluator
+    that forgets the resources entered through ``$ref`` on the way to it would."""
+    if _UNEVALUATED & keywords_used(schema):
+        schema = _dynamic_as_static(schema)
+    return toolreg.validate(schema, instance)
