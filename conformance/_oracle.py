@@ -281,6 +281,9 @@ class Oracles:
         dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         self.refusal = _schema_refusal(dialect, schema)
         self._divides = "multipleOf" in keywords_used(schema)
+        # The last instance judged and its findings: the run asks for them twice, to compare and to
+        # count, and jsonschema's evaluation is most of a run's cost.
+        self._last: tuple[Any, list[Finding]] | None = None
         if self.refusal is not None:
             return  # there are no instances to judge
         self._jsonschema = _ORACLES[dialect](adjusted(schema))
@@ -290,10 +293,15 @@ class Oracles:
         """The top-level errors of the adjusted jsonschema (none for a schema it refuses)."""
         if self.refusal is not None:
             return []
+        if self._last is not None and self._last[0] is instance:
+            return list(self._last[1])
         places = list(non_finite_places(instance))
         if places:
-            return [Finding(place, "json", "") for place in places]
-        return [finding(error) for error in self._jsonschema.iter_errors(instance)]
+            found = [Finding(place, "json", "") for place in places]
+        else:
+            found = [finding(error) for error in self._jsonschema.iter_errors(instance)]
+        self._last = (instance, found)
+        return list(found)
 
     def second_verdict(self, instance: Any) -> bool | None:
         """jsonschema-rs's verdict, from an independent ECMA-262 engine; None where it has no say.

@@ -199,13 +199,23 @@ def _dynamic_chains(draw: st.DrawFn) -> Any:
     return {**root, "$ref": names[0], keyword: unevaluated, "$defs": resources}
 
 
-def _chain_instances(schema: dict[str, Any]) -> Strategy:
-    """Arrays or objects, nested a few levels, of integers, strings and the like."""
+def _nested(container: Callable[[Strategy], Strategy]) -> Strategy:
+    """Values up to three levels deep, built once: Hypothesis checks each new strategy, which costs
+    more than the draw."""
     scalars = st.sampled_from((1, 2.5, "s", None, True))
-    if "unevaluatedItems" in schema:
-        return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
-    names = st.sampled_from(("a", "b", "c"))
-    return st.recursive(scalars, lambda inner: st.dictionaries(names, inner, max_size=3), max_leaves=6)
+    inner = container(scalars)
+    return container(scalars | inner | container(scalars | inner))
+
+
+# Arrays or objects, nested a few levels, of integers, strings and the like: a chain's instances.
+_CHAIN_INSTANCES = {
+    "unevaluatedItems": st.lists(_nested(lambda items: st.lists(items, max_size=3)), min_size=2, max_size=4),
+    "unevaluatedProperties": st.lists(
+        _nested(lambda values: st.dictionaries(st.sampled_from(("a", "b", "c")), values, max_size=3)),
+        min_size=2,
+        max_size=4,
+    ),
+}
 
 
 # -- recursive unevaluated* trees --------------------------------------------------------------------
@@ -341,14 +351,26 @@ def _tree_instances(schema: dict[str, Any]) -> Strategy:
         deepest = [nested(depth, valid), *(nested(depth, leaf) for leaf in invalid)]
         return [*deepest, nested(depth // 2, tree.level(halfway)), nested(low // 2, valid)]
 
-    leaves = st.sampled_from(tree.invalid_leaves)
-    return st.builds(
-        some,
-        st.integers(low, high),
-        st.sampled_from(tree.valid_leaves),
-        st.lists(leaves, min_size=1, max_size=2, unique_by=repr),
-        leaves,
-    )
+    def chosen(numbers: tuple[int, int, list[int], int]) -> list[Any]:
+        depth, valid, invalid, halfway = numbers
+        leaves = tree.invalid_leaves
+        return some(
+            low + depth % (high - low + 1),
+            tree.valid_leaves[valid % len(tree.valid_leaves)],
+            [leaves[number % len(leaves)] for number in dict.fromkeys(invalid)],
+            leaves[halfway % len(leaves)],
+        )
+
+    return _TREE_CHOICES.map(chosen)
+
+
+# The choices a tree's instances are built from (a depth, leaves), drawn by one strategy built once.
+_TREE_CHOICES = st.tuples(
+    st.integers(0, 999),
+    st.integers(0, 99),
+    st.lists(st.integers(0, 99), min_size=1, max_size=1),
+    st.integers(0, 99),
+)
 
 
 # -- the draw and the report -------------------------------------------------------------------------
@@ -386,17 +408,9 @@ def _kind(schema: Any) -> str:
 
 # What an anchored subschema's instances hold: each body above passes some and fails others.
 _ANCHORED_INSTANCES: tuple[Any, ...] = (
-    1,
-    1.0,
-    "1",
-    "s",
-    None,
-    {"a": 1},
-    {"a": "s"},
-    {"p": 1},
-    {"p": "s", "a": 1.5},
-    [],
-)
+    1, 1.0, "1", "s", None, {"a": 1}, {"a": "s"}, {"p": 1}, {"p": "s", "a": 1.5}, [],
+)  # fmt: skip
+_ANCHORED_DRAWS = st.lists(st.sampled_from(_ANCHORED_INSTANCES), min_size=2, max_size=4, unique_by=repr)
 
 
 def reference_instances(schema: Any) -> Strategy:
@@ -406,8 +420,10 @@ def reference_instances(schema: Any) -> Strategy:
     if kind == "tree":
         return _tree_instances(schema)
     if kind == "chain":
-        return st.lists(_chain_instances(schema), min_size=3, max_size=6)
-    return st.lists(st.sampled_from(_ANCHORED_INSTANCES), min_size=3, max_size=5, unique_by=repr)
+        return _CHAIN_INSTANCES[
+            "unevaluatedItems" if "unevaluatedItems" in schema else "unevaluatedProperties"
+        ]
+    return _ANCHORED_DRAWS
 
 
 def declared_anchors(schema: Any) -> Iterator[str]:
