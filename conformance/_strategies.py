@@ -285,8 +285,8 @@ def example_schemas(keywords: Collection[str] | None = None) -> list[tuple[str, 
     drawn has edge values.
 
     The focused schema comes last on purpose: Hypothesis keeps the beginning of an example and
-    varies its end as often as not (400 examples hold about 130 distinct random schemas), so the
-    focused schemas differ from one example to the next.
+    varies its end as often as not (at the default seed, 400 examples hold 187 distinct random
+    schemas and 182 distinct focused ones), so the focused schemas differ from one example to the next.
     """
     drawn: list[tuple[str, Strategy, InstancesFor]] = [("schema", schemas(keywords), instances_for)]
     references = reference_schemas(keywords)
