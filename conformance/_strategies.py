@@ -277,6 +277,10 @@ def _descended(body: Any, steps: list[tuple[Callable[[Any, str], Any], str]]) ->
     return body
 
 
+# The label of the draw built around references (see ``_references``).
+REFERENCE_LABEL = "reference schema"
+
+
 def example_schemas(keywords: Collection[str] | None = None) -> list[tuple[str, Strategy, InstancesFor]]:
     """What each example of the cross-check draws, in order, with how to draw its instances: a random
     schema; a schema built around references (see ``_references``: anchors per dialect, a
@@ -291,7 +295,7 @@ def example_schemas(keywords: Collection[str] | None = None) -> list[tuple[str, 
     drawn: list[tuple[str, Strategy, InstancesFor]] = [("schema", schemas(keywords), instances_for)]
     references = reference_schemas(keywords)
     if references is not None:
-        drawn.append(("reference schema", references, reference_instances))
+        drawn.append((REFERENCE_LABEL, references, reference_instances))
     if set(EDGES) & set(KEYWORD_VALUES if keywords is None else keywords):
         drawn.append(("focused schema", focused_schemas(keywords), instances_for))
     return drawn
