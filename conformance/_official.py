@@ -12,7 +12,7 @@ from typing import Any
 import toolreg
 from toolreg._jsonschema.metaschemas import META_SCHEMAS
 from toolreg._jsonschema.pointer import split
-from toolreg._jsonschema.schema import ROOT_URI, resolve
+from toolreg._jsonschema.references import ROOT_URI, resolve
 from toolreg._jsonschema.vocabulary import ANNOTATIONS, DIALECTS, VOCABULARY, keywords, subschemas
 
 __all__ = [

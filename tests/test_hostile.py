@@ -14,16 +14,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-import toolreg._jsonschema.keywords
+import toolreg._jsonschema.keywords.applicators
 import toolreg._jsonschema.validator
 from bench.hostile_patterns import REPRODUCERS, run
 from tests import accept_any
 from toolreg._cli import main
-from toolreg._jsonschema.keywords import MISSING_STEPS, QUOTED_CHARS, Findings
+from toolreg._jsonschema.findings import Findings
+from toolreg._jsonschema.keywords.objects import MISSING_STEPS
 from toolreg._jsonschema.limits import WORK_PER_VALUE
 from toolreg._jsonschema.regex import Pattern
 from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.values import json_key, survey
+from toolreg._jsonschema.wording import QUOTED_CHARS
 
 
 def nested_schema(levels, shape):
@@ -131,9 +133,11 @@ def test_the_fast_path_judges_branches_from_what_it_found(monkeypatch):
     validator = toolreg.compile(NULLABLE_TREE)
     validator.validate(tree(1))
     walked = []
-    real = toolreg._jsonschema.keywords._branch_errors
+    real = toolreg._jsonschema.keywords.applicators._branch_errors
     monkeypatch.setattr(
-        toolreg._jsonschema.keywords, "_branch_errors", lambda *a, **k: walked.append(1) or real(*a, **k)
+        toolreg._jsonschema.keywords.applicators,
+        "_branch_errors",
+        lambda *a, **k: walked.append(1) or real(*a, **k),
     )
     errors = validator.validate(tree(4))
     assert errors and walked == []

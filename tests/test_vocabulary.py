@@ -1,8 +1,28 @@
 """The keywords real catalogs use beyond the core: bounds, combinators, references and friends."""
 
+import sys
+from typing import Any
+
 import pytest
 
 import toolreg
+from toolreg._errors import ExportError
+from toolreg._jsonschema import codegen, output, quick, references, schema
+from toolreg._jsonschema.limits import DEFAULT_LIMITS
+from toolreg._jsonschema.metaschemas import META_SCHEMAS
+from toolreg._jsonschema.schema import compile_schema, guarded_pattern
+from toolreg._jsonschema.vocabulary import (
+    ANNOTATIONS,
+    KNOWN_UNSUPPORTED,
+    REWRITES,
+    VOCABULARIES,
+    VOCABULARY,
+    WORDS,
+    dialects_of,
+    is_annotation,
+    keywords,
+)
+from toolreg._providers import openai_strict
 
 
 def found(schema, instance):
@@ -415,3 +435,206 @@ def test_a_meta_schema_must_declare_a_dialect_toolreg_reads():
     with pytest.raises(toolreg.SchemaError, match="own '\\$schema'") as caught:
         toolreg.compile({"$schema": "https://example.com/meta"}, documents={"https://example.com/meta": meta})
     assert caught.value.schema_path == "/$schema"
+
+
+# -- the table itself: one row holds everything about a keyword ---------------------------------
+
+# One valid value of each keyword of 2020-12, alone in a schema (with what it names, for references).
+SAMPLES: dict[str, dict[str, Any]] = {
+    "$id": {"$id": "https://example.com/s.json"},
+    "$anchor": {"$anchor": "here"},
+    "$dynamicAnchor": {"$dynamicAnchor": "here"},
+    "$ref": {"$ref": "#/$defs/a", "$defs": {"a": {"type": "string"}}},
+    "$dynamicRef": {"$dynamicRef": "#/$defs/a", "$defs": {"a": {"type": "string"}}},
+    "$vocabulary": {"$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": True}},
+    "type": {"type": "string"},
+    "enum": {"enum": ["a", 1]},
+    "const": {"const": "a"},
+    "multipleOf": {"multipleOf": 2},
+    "minimum": {"minimum": 1},
+    "exclusiveMinimum": {"exclusiveMinimum": 1},
+    "maximum": {"maximum": 1},
+    "exclusiveMaximum": {"exclusiveMaximum": 1},
+    "minLength": {"minLength": 1},
+    "maxLength": {"maxLength": 1},
+    "pattern": {"pattern": "^a"},
+    "format": {"format": "date"},
+    "minItems": {"minItems": 1},
+    "maxItems": {"maxItems": 1},
+    "uniqueItems": {"uniqueItems": True},
+    "prefixItems": {"prefixItems": [{"type": "string"}]},
+    "items": {"items": {"type": "string"}},
+    "contains": {"contains": {"type": "string"}},
+    "minContains": {"minContains": 1},
+    "maxContains": {"maxContains": 1},
+    "minProperties": {"minProperties": 1},
+    "maxProperties": {"maxProperties": 1},
+    "required": {"required": ["a"]},
+    "dependentRequired": {"dependentRequired": {"a": ["b"]}},
+    "propertyNames": {"propertyNames": {"maxLength": 3}},
+    "properties": {"properties": {"a": {"type": "string"}}},
+    "patternProperties": {"patternProperties": {"^a": {"type": "string"}}},
+    "additionalProperties": {"additionalProperties": False},
+    "dependentSchemas": {"dependentSchemas": {"a": {"required": ["b"]}}},
+    "allOf": {"allOf": [{"type": "string"}]},
+    "anyOf": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    "oneOf": {"oneOf": [{"type": "string"}, {"type": "null"}]},
+    "not": {"not": {"type": "string"}},
+    "if": {"if": {"type": "string"}},
+    "then": {"then": {"type": "string"}},
+    "else": {"else": {"type": "string"}},
+    "unevaluatedItems": {"unevaluatedItems": False},
+    "unevaluatedProperties": {"unevaluatedProperties": False},
+    "$defs": {"$defs": {"a": {"type": "string"}}},
+    "definitions": {"definitions": {"a": {"type": "string"}}},
+}
+DIALECT_URIS = {
+    "2020-12": "https://json-schema.org/draft/2020-12/",
+    "2019-09": "https://json-schema.org/draft/2019-09/",
+}
+
+
+def _meta_schema_keywords(dialect: str) -> set[str]:
+    """The keywords a dialect's own meta-schemas describe (as their properties)."""
+    if dialect == "draft-07":
+        documents = [META_SCHEMAS["http://json-schema.org/draft-07/schema"]]
+    else:
+        documents = [schema for uri, schema in META_SCHEMAS.items() if uri.startswith(DIALECT_URIS[dialect])]
+    return {name for document in documents for name in document.get("properties", {})}
+
+
+@pytest.mark.parametrize("dialect", ["2020-12", "2019-09", "draft-07"])
+def test_every_keyword_of_a_dialect_has_a_row_or_is_an_annotation_or_a_refusal(dialect):
+    rows = keywords(dialect)
+    described = _meta_schema_keywords(dialect)
+    assert len(described) > 30  # the meta-schemas were found
+    unaccounted = {name for name in described if name not in rows and not is_annotation(name)}
+    assert unaccounted <= set(REWRITES) | KNOWN_UNSUPPORTED, unaccounted
+    # And the other way: every row of the dialect is a keyword its meta-schemas describe.
+    assert set(rows) <= described, set(rows) - described
+
+
+def test_every_keyword_of_a_vocabulary_has_a_row_or_is_an_annotation():
+    for names in VOCABULARIES.values():
+        for name in names:
+            assert dialects_of(name) or is_annotation(name), name
+
+
+def test_a_dialect_has_one_row_for_each_keyword():
+    for dialect in ("2020-12", "2019-09", "draft-07"):
+        names = [row.name for row in VOCABULARY if dialect in row.dialects]
+        assert len(names) == len(set(names)), dialect
+
+
+def _defined_in_its_module(function):
+    module = sys.modules[function.__module__]
+    return getattr(module, function.__name__, None) is function
+
+
+def test_every_row_names_functions_of_a_keyword_module():
+    for row in VOCABULARY:
+        for function in (row.build, row.words, row.notes):
+            if function is None:
+                continue
+            assert function.__module__.startswith("toolreg._jsonschema.keywords."), (row.name, function)
+            assert _defined_in_its_module(function), (row.name, function)
+        # Each keyword function states its rule in one docstring.
+        assert row.build.__doc__ and row.build.__doc__.strip(), row.name
+
+
+def test_the_rows_facts_agree_with_one_another():
+    for row in VOCABULARY:
+        # A keyword leading to another schema by URI applies it in place, and that spends a step.
+        assert not row.refers or (row.spends_itself and row.in_place and row.marks), row.name
+        assert not row.spends_itself or row.in_place, row.name
+        # Only a keyword that reads what the others evaluate makes the fast path hand a schema over whole.
+        assert row.reads_evaluated == (row.fast == "whole"), row.name
+        # What a keyword notes as evaluated, it evaluates through its subschemas.
+        assert row.notes is None or row.holds, row.name
+        # The quick check vouches for the subschemas of a keyword by its holds, never a list or a schema.
+        assert row.quick is None or row.holds != "schema-or-list", row.name
+        # What a keyword's annotation evaluates, and its judgement, come from its subschemas.
+        assert not (row.evaluates or row.judges) or row.holds, row.name
+        # The names or items it evaluates are those of the instance type it speaks to.
+        kinds = {"object": "names", "array": "items"}
+        assert not row.evaluates or row.evaluates == kinds.get(row.instance_type or ""), row.name
+        # The schema for the rest is one schema, and what it covers it evaluates.
+        assert not row.refuses_rest or (row.holds == "schema" and row.evaluates), row.name
+
+
+def test_the_sets_the_modules_use_are_read_from_the_rows():
+    rows = keywords()
+    assert {name for name, row in rows.items() if row.fast} == codegen.HANDLED_KEYWORDS
+    assert {name for name, row in rows.items() if row.reads_evaluated} == codegen._UNEVALUATED
+    assert {row.name for row in VOCABULARY if row.spends_itself} == codegen._SPENDS_ITSELF
+    assert set(quick._VALUES) - set(ANNOTATIONS) == {name for name, row in rows.items() if row.quick}
+    assert {
+        name for name, row in rows.items() if row.quick and row.holds
+    } == quick._ONE | quick._LIST | quick._MAP
+    assert {row.name for row in VOCABULARY if row.reads_evaluated} == schema._READS_EVALUATED
+    assert {row.name for row in VOCABULARY if row.refers} == references._REFERENCES
+    assert set(WORDS) == {row.name for row in VOCABULARY if row.words}
+    assert {row.name for row in VOCABULARY if row.evaluates == "names"} == output._NAMES_EVALUATED
+    assert {row.name for row in VOCABULARY if row.evaluates == "items"} == output._ITEMS_EVALUATED
+    assert {row.name for row in VOCABULARY if row.judges} == output._JUDGING
+    assert {row.name for row in VOCABULARY if row.refuses_rest} == output._REFUSING_REST
+    strict = {name for name, row in rows.items() if row.openai_strict}
+    assert openai_strict._STRICT_KEYWORDS - set(ANNOTATIONS) == strict
+
+
+def test_every_keyword_of_2020_12_has_a_sample():
+    assert set(SAMPLES) == set(keywords())
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_fast_path_writes_code_for_exactly_the_keywords_whose_row_says_so(name):
+    compiled = compile_schema(SAMPLES[name])
+    try:
+        codegen.generate(compiled)
+    except codegen.NoFastPath:
+        assert not keywords()[name].fast
+    else:
+        assert keywords()[name].fast
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_quick_check_vouches_for_exactly_the_keywords_whose_row_says_so(name):
+    cache: dict[str, Any] = {}
+    vouched = quick.vouch(SAMPLES[name], DEFAULT_LIMITS, lambda source: guarded_pattern(source, cache))
+    # "$ref" is vouched for beside the "$defs" it names; any other sample is the keyword alone.
+    assert vouched == (keywords()[name].quick is not None), name
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_strict_export_takes_exactly_the_keywords_whose_row_says_so(name):
+    schema = {"type": "object", "properties": {"a": {"type": "string", **SAMPLES[name]}}}
+    schema["required"], schema["additionalProperties"] = ["a"], False
+    schema["properties"]["a"].pop("$defs", None)
+    if "$ref" in SAMPLES[name] or "$dynamicRef" in SAMPLES[name]:
+        schema["$defs"] = {"a": {"type": "string"}}
+    try:
+        _, left_out = openai_strict.strict_form(schema, "t", omit=True)
+    except ExportError:
+        left_out = ["refused"]
+    takes = not [line for line in left_out if name in line]
+    assert takes == keywords()[name].openai_strict, (name, left_out)
+
+
+INSTANCES = [None, True, 0, 3, 1.5, "", "abc", [], ["a", "a"], [1, "a", None]]
+INSTANCES += [{}, {"a": 1}, {"a": "x"}, {"abcd": 1}, {"a": "x", "b": 2}]
+
+
+@pytest.mark.parametrize("name", sorted(name for name, row in keywords().items() if row.fast))
+def test_a_keyword_the_fast_path_claims_finds_what_the_reference_walk_finds(name):
+    validator = toolreg.compile(SAMPLES[name])
+    failing = 0
+    for instance in INSTANCES:
+        assert validator.validate(instance) == validator.validate_reference(instance), instance
+        failing += not validator.is_valid(instance)
+    # The instances break every keyword that can fail alone, so the fast path's code for it ran.
+    assert failing or name in NEVER_FAILS_ALONE, name
+
+
+# Keywords that never fail in a schema of their own: annotations here, or applied by a sibling.
+NEVER_FAILS_ALONE = {"$id", "$anchor", "$dynamicAnchor", "$vocabulary", "format", "$defs", "definitions"}
+NEVER_FAILS_ALONE |= {"minContains", "maxContains", "if", "then", "else"}

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 import toolreg
-from toolreg._jsonschema.keywords import WORDS
-from toolreg._jsonschema.vocabulary import VOCABULARY
+from toolreg._jsonschema.vocabulary import VOCABULARY, WORDS
 
 D7 = "http://json-schema.org/draft-07/schema#"
 TAGGED = {

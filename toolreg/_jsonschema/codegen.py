@@ -3,7 +3,7 @@
 The generator reads only the intermediate form compilation made (``schema.Node``: each schema
 object's keywords in the table's order, with subschemas as locations and patterns compiled), never
 the schema itself. The generated code decides, with inline tests on exact types, whether each
-keyword fails; when one does, it appends the error the reference walk (``keywords``) would make:
+keyword fails; when one does, it appends the error the reference walk (the ``keywords`` package) would make:
 the same site, path and kept part of the instance, worded by the same function when first read. For
 the keywords whose verdict takes more than a test (``multipleOf``, ``uniqueItems``, a closed object's
 extra names, …) it calls their reference check instead. Either way every error, message and fact
@@ -25,22 +25,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ValidationError, deferred_error
-from .keywords import (
-    MISSING_STEPS,
-    SPENDS_ITSELF,
-    BranchCheck,
-    Failed,
-    Findings,
-    OverBudget,
-    Path,
-    Site,
-    Verdict,
-    spent,
-)
+from .findings import Failed, Findings, OverBudget, Path, Verdict, spent
+from .keywords.applicators import BranchCheck
+from .keywords.objects import MISSING_STEPS
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
 from .schema import Compiled, Node
-from .vocabulary import DEFAULT_DIALECT, keywords
+from .sites import Site
+from .vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
 
 __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
@@ -48,14 +40,8 @@ __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 # reference walk must answer, or OverBudget where the work budget ran out.
 FastCheck = Callable[[Any, Limits], "list[ValidationError] | type[OverBudget] | bool | None"]
 
-_STRING_KEYWORDS = ("minLength", "maxLength", "pattern")
-_NUMBER_KEYWORDS = ("multipleOf", "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
-_ARRAY_KEYWORDS = ("minItems", "maxItems", "uniqueItems", "prefixItems", "items", "contains")
-_OBJECT_KEYWORDS = (
-    "minProperties", "maxProperties", "required", "dependentRequired", "propertyNames", "properties",
-    "patternProperties", "additionalProperties", "dependentSchemas",
-)  # fmt: skip
-_IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "if"})
+# What the generator does with each keyword of its dialect, as its row says (see ``vocabulary.Keyword``).
+_FAST = {name: row.fast for name, row in keywords(DEFAULT_DIALECT).items()}
 # How many $refs in a row are written in place: past it the next target is called as a function of its
 # own, so a chain of 5,000 (each target reached by one $ref) is written as functions of 32 hops
 # each, rather than one walk too deep for Python's stack that left the schema with no fast path.
@@ -67,22 +53,21 @@ MAX_LINES = 20_000
 # A properties, prefixItems or required list longer than this is looped over rather than written out,
 # so that a small value costs the size of the value rather than that of the schema.
 _INLINE_TABLE = 16
-# Keywords whose reference check the generated code calls whole, after making sure the value is plain
-# JSON: rare, or intricate enough that an inline test would be a second copy of the rule.
-_HANDED_OVER = frozenset({"contains", "dependentRequired", "patternProperties", "dependentSchemas", "if"})
-# A schema object holding one of these is handed over whole: its reference check collects what the
-# others evaluate.
-_UNEVALUATED = frozenset({"unevaluatedItems", "unevaluatedProperties"})
 # Every keyword the generator writes code for. A schema that uses another keyword anywhere, or
 # declares another dialect, gets no fast path: the reference walk answers it.
-HANDLED_KEYWORDS = (
-    frozenset({"type", "enum", "const", "$defs", "definitions", "$id", "$anchor", "$dynamicAnchor", "format"})
-    | frozenset({"minContains", "maxContains", "then", "else", "$vocabulary"})  # their rows' checks do it
-    | _HANDED_OVER
-    | _UNEVALUATED
-    | _IN_PLACE
-    | frozenset(_STRING_KEYWORDS + _NUMBER_KEYWORDS + _ARRAY_KEYWORDS + _OBJECT_KEYWORDS)
+HANDLED_KEYWORDS = frozenset(name for name, fast in _FAST.items() if fast)
+# Keywords that apply a schema to the whole value, whatever its kind: their code walks the whole
+# value with the same care (the subschemas applied in place, and the reference checks called).
+_IN_PLACE = frozenset(
+    name
+    for name, fast in _FAST.items()
+    if fast in ("applied", "called") and not keywords()[name].instance_type
 )
+# A schema object holding one of these is handed over whole: its reference check collects what the
+# others evaluate.
+_UNEVALUATED = frozenset(name for name, fast in _FAST.items() if fast == "whole")
+# Keywords that spend a step each time their schema object is applied to a value.
+_SPENDS_ITSELF = frozenset(row.name for row in VOCABULARY if row.spends_itself)
 # The ones that speak to one type of instance, as the vocabulary says.
 _TYPED_KEYWORDS = frozenset(name for name in HANDLED_KEYWORDS if keywords()[name].instance_type)
 # The kinds of value the generated code tells apart, each by its exact Python type.
@@ -253,13 +238,13 @@ class _Generator:
         self.compiled = compiled
         # A yes/no answer: each function returns whether its value passes, at the first failure;
         # no error is made and no path is kept, and the reference checks it calls stop at their
-        # first error (keywords.Verdict).
+        # first error (findings.Verdict).
         self.yes_no = yes_no
         # Whether the code calls a reference check, which needs a list for its errors.
         self.calls_checks = False
         # Whether the code counts work steps: only where the reference walk could spend more than the
         # allowance for each value, that is with a subschema applied in place or patternProperties
-        # (see keywords.spend); elsewhere it never runs out, and neither path counts.
+        # (see findings.spend); elsewhere it never runs out, and neither path counts.
         self.spends = bool(compiled.in_place) or compiled.annotates or compiled.spends
         self.source = _Source()
         self.functions: dict[str, str] = {}
@@ -352,9 +337,9 @@ class _Generator:
 
     def counts_itself(self, location: Path) -> bool:
         """Whether the schema at ``location`` spends a step whenever it is applied (see
-        keywords.counts_itself), read from its node."""
+        Site.counts_itself), read from its node."""
         node = self.compiled.node(location)
-        return node.boolean is None and not SPENDS_ITSELF.isdisjoint(node.keywords)
+        return node.boolean is None and not _SPENDS_ITSELF.isdisjoint(node.keywords)
 
     def plain(self, value: str, path: list[str]) -> str:
         """The test that ``value`` is plain JSON within the depth left; where steps are counted, with
@@ -417,7 +402,7 @@ class _Generator:
         plan = node.keywords
         if not _UNEVALUATED.isdisjoint(plan):
             # The reference check collects what the keywords here evaluate, as they run, for these two
-            # to read (see keywords.Evaluated): the whole schema object is handed over.
+            # to read (see findings.Evaluated): the whole schema object is handed over.
             whole = self.source.constant(self.compiled.checks[node.pointer])
             line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
             line(depth, f"{whole}({value}, {self.path(path)}, errors)")
@@ -660,7 +645,7 @@ class _Generator:
             line(depth, f"{length} = len({value})")
         self.emit_size_bounds(node, value, path, depth, ("minItems", "maxItems"), length)
         # prefixItems and items: one step for each item whose schema does not count itself (see
-        # keywords.counts_itself), as the reference checks spend them.
+        # Site.counts_itself), as the reference checks spend them.
         if plan.get("uniqueItems") is True:
             self.report(node, "uniqueItems", value, path, depth)
         prefix = plan.get("prefixItems", ())
@@ -762,7 +747,7 @@ class _Generator:
     def emit_property_table(self, node: Node, value: str, path: list[str], depth: int) -> None:
         """``properties`` naming more than a few: each present property's schema is a function of its
         own, and a loop finds them, looking up the names of the object or of the table, whichever
-        has fewer (as ``keywords.present_in`` does), in the table's order."""
+        has fewer (as ``keywords.objects.present_in`` does), in the table's order."""
         line, table = self.source.line, self.node_table(node.keywords["properties"])
         names = [name for name, _ in node.keywords["properties"]]
         positions = self.source.constant({name: position for position, name in enumerate(names)})

@@ -109,7 +109,7 @@ class Words(NamedTuple):
 
 
 class Wording(Protocol):
-    """A keyword at one place in a schema, which words the errors it finds (``keywords.Site``)."""
+    """A keyword at one place in a schema, which words the errors it finds (``sites.Site``)."""
 
     @property
     def pointer(self) -> str: ...

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import OutputFormatError, ValidationError
-from .keywords import Evaluated, Findings, Path, no_check, spend
+from .findings import Evaluated, Findings, Path, no_check, spend
 from .pointer import Document, to_pointer
-from .schema import Compiled, resolve
+from .references import resolve
+from .schema import Compiled
 from .vocabulary import ANNOTATIONS, VOCABULARY
 
 __all__ = ["FORMATS", "output"]
@@ -25,18 +26,14 @@ _VALUE_ANNOTATIONS = frozenset(ANNOTATIONS) - {"$schema", "$comment", "example",
 # the unevaluated* beside them, when the subschema passes (never through not, which passes on failure).
 _IN_PLACE = frozenset(row.name for row in VOCABULARY if row.in_place) - {"not"}
 # What each keyword's annotation evaluates of an object or an array, for unevaluated*.
-_NAMES_EVALUATED = frozenset(
-    ("properties", "patternProperties", "additionalProperties", "unevaluatedProperties")
-)
-_ITEMS_EVALUATED = frozenset(("prefixItems", "items", "additionalItems", "contains", "unevaluatedItems"))
+_NAMES_EVALUATED = frozenset(row.name for row in VOCABULARY if row.evaluates == "names")
+_ITEMS_EVALUATED = frozenset(row.name for row in VOCABULARY if row.evaluates == "items")
 # Keywords whose failure is their own judgement of their subschemas' results (not "every one passes"),
 # so their verdict and words are the check's own.
-_JUDGING = frozenset(("anyOf", "oneOf", "not", "contains"))
+_JUDGING = frozenset(row.name for row in VOCABULARY if row.judges)
 # Keywords that hold a schema for the parts nothing else covers: a `false` one is one error, worded
 # by the keyword's check, rather than one per part.
-_REFUSING_REST = frozenset(
-    ("additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems")
-)
+_REFUSING_REST = frozenset(row.name for row in VOCABULARY if row.refuses_rest)
 _NOTHING = object()
 
 

@@ -16,12 +16,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .keywords import JSON_TYPES
 from .limits import Limits
 from .pointer import ARRAY_INDEX
 from .regex import MAX_PROGRAM, Pattern, RegexSyntaxError, UnsupportedPattern
-from .values import is_integer, is_number
-from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS
+from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS, keywords
 
 __all__ = ["vouch"]
 
@@ -29,61 +27,21 @@ __all__ = ["vouch"]
 # raises RegexSyntaxError or UnsupportedPattern.
 PatternGuard = Callable[[str], tuple[Pattern, "str | None"]]
 
-_TYPES = frozenset(JSON_TYPES)
-
-
-def _count(value: Any) -> bool:
-    """A non-negative integer, 1.0 included, as compilation reads one."""
-    return is_integer(value) and value >= 0
-
-
-def _type_names(value: Any) -> bool:
-    if type(value) is str:
-        return value in _TYPES
-    return type(value) is list and bool(value) and _distinct_strings(value) and _TYPES.issuperset(value)
-
-
-def _distinct_strings(value: Any) -> bool:
-    return type(value) is list and all(type(item) is str for item in value) and len(set(value)) == len(value)
-
-
-def _any(value: Any) -> bool:
-    return True
-
-
-# The keywords vouched for, with no subschemas: what compilation accepts as each one's value.
+# The keywords vouched for, by their rows (read in 2020-12, the dialect most schemas use): what
+# compilation accepts as each one's value; "pattern" and "$ref" are then looked at more closely.
+_VOUCHED = {name: row for name, row in keywords(DEFAULT_DIALECT).items() if row.quick is not None}
 _VALUES: dict[str, Callable[[Any], bool]] = {
-    "type": _type_names,
-    "enum": lambda value: type(value) is list,
-    "const": _any,
-    "multipleOf": lambda value: is_number(value) and value > 0,
-    "minimum": is_number,
-    "exclusiveMinimum": is_number,
-    "maximum": is_number,
-    "exclusiveMaximum": is_number,
-    "minLength": _count,
-    "maxLength": _count,
-    "format": lambda value: type(value) is str,
-    "minItems": _count,
-    "maxItems": _count,
-    "uniqueItems": lambda value: type(value) is bool,
-    "minProperties": _count,
-    "maxProperties": _count,
-    "required": _distinct_strings,
+    **{name: row.quick for name, row in _VOUCHED.items() if row.quick is not None},
     **{name: valid for name, (_, valid) in ANNOTATIONS.items() if name not in ("$schema", "contentSchema")},
 }
 # Keywords that hold subschemas: one, a non-empty list, or an object of them.
-_ONE = frozenset({"items", "additionalProperties", "not", "propertyNames"})
-_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-_MAP = frozenset({"properties", "$defs", "definitions"})
+_ONE = frozenset(name for name, row in _VOUCHED.items() if row.holds == "schema")
+_LIST = frozenset(name for name, row in _VOUCHED.items() if row.holds == "list")
+_MAP = frozenset(name for name, row in _VOUCHED.items() if row.holds == "map")
 # Those applied to the value itself: a $ref's target holding one of them could lead back to the $ref.
-_IN_PLACE = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not"})
+_IN_PLACE = frozenset(name for name, row in _VOUCHED.items() if row.in_place)
 # What each dialect lacks of the keywords above.
-_LACKING = {
-    DEFAULT_DIALECT: frozenset(),
-    "2019-09": frozenset({"prefixItems"}),
-    "draft-07": frozenset({"prefixItems", "$defs"}),
-}
+_LACKING = {dialect: frozenset(_VOUCHED) - keywords(dialect).keys() for dialect in set(DIALECTS.values())}
 # A reference made of plain names: "#", "#/$defs/Name", "#/properties/a/items" …
 _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
 
@@ -117,23 +75,19 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
             if valid is not None:
                 if not valid(value):
                     return False
-            elif keyword in _MAP:
-                if type(value) is not dict:
-                    return False
-                stack.extend(value.values())
-            elif keyword in _ONE:
-                stack.append(value)
-            elif keyword in _LIST:
-                if type(value) is not list or not value:
-                    return False
-                stack.extend(value)
-            elif keyword == "pattern":
-                if not _safe_pattern(value, limits, pattern_and_risk, programs):
-                    return False
-            elif keyword == "$ref":
-                if type(value) is not str or not _LOCAL_REF.fullmatch(value):
-                    return False
-                references.append(value)
+                if keyword in _MAP:
+                    stack.extend(value.values())
+                elif keyword in _ONE:
+                    stack.append(value)
+                elif keyword in _LIST:
+                    stack.extend(value)
+                elif keyword == "pattern":
+                    if not _safe_pattern(value, limits, pattern_and_risk, programs):
+                        return False
+                elif keyword == "$ref":
+                    if not _LOCAL_REF.fullmatch(value):
+                        return False
+                    references.append(value)
             elif keyword == "$schema":
                 if _dialect(value) != dialect:
                     return False

@@ -8,7 +8,7 @@ from typing import Any
 
 from .codegen import FastCheck, NoFastPath, generate
 from .errors import OK, OutputFormatError, Result, ValidationError, trusted_error
-from .keywords import FAILED, Failed, Findings, OverBudget, Verdict
+from .findings import FAILED, Failed, Findings, OverBudget, Verdict
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
 from .output import FORMATS, failure_output, output
 from .pointer import to_pointer

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from . import keywords as k
-from .keywords import Check, Site
+from .errors import Words
+from .evaluated import Note
+from .findings import Check
+from .keywords import applicators, arrays, core, objects, scalars, unevaluated
 from .pointer import Token
+from .sites import Site
+from .values import is_integer, is_number
 
 __all__ = [
     "Keyword",
+    "WORDS",
     "VOCABULARY",
     "DIALECTS",
     "DEFAULT_DIALECT",
@@ -32,6 +37,7 @@ DEFAULT_DIALECT = DRAFT_2020
 _ALL = frozenset({DRAFT_7, DRAFT_2019, DRAFT_2020})
 _SINCE_2019 = frozenset({DRAFT_2019, DRAFT_2020})
 _BEFORE_2020 = frozenset({DRAFT_7, DRAFT_2019})
+_ONLY_2020, _ONLY_2019, _ONLY_7 = frozenset({DRAFT_2020}), frozenset({DRAFT_2019}), frozenset({DRAFT_7})
 
 # What a schema's "$schema" may say, and the dialect each names. No "$schema" means 2020-12.
 DIALECTS = {
@@ -44,14 +50,88 @@ DIALECTS = {
 DIALECTS.update({f"{uri}#": dialect for uri, dialect in list(DIALECTS.items())})
 
 
+# What the quick check at registration (see ``quick``) accepts as a keyword's value.
+def _count(value: Any) -> bool:
+    """A non-negative integer, 1.0 included, as compilation reads one."""
+    return is_integer(value) and value >= 0
+
+
+_TYPES = frozenset(scalars.JSON_TYPES)
+
+
+def _type_names(value: Any) -> bool:
+    if type(value) is str:
+        return value in _TYPES
+    return type(value) is list and bool(value) and _distinct_strings(value) and _TYPES.issuperset(value)
+
+
+def _distinct_strings(value: Any) -> bool:
+    return type(value) is list and all(type(item) is str for item in value) and len(set(value)) == len(value)
+
+
+def _any(value: Any) -> bool:
+    return True
+
+
+def _array(value: Any) -> bool:
+    return type(value) is list
+
+
+def _boolean(value: Any) -> bool:
+    return type(value) is bool
+
+
+def _positive(value: Any) -> bool:
+    return is_number(value) and value > 0
+
+
+def _text(value: Any) -> bool:
+    return type(value) is str
+
+
+def _schemas(value: Any) -> bool:
+    return type(value) is list and bool(value)
+
+
+def _named_schemas(value: Any) -> bool:
+    return type(value) is dict
+
+
 @dataclass(frozen=True)
 class Keyword:
-    """One keyword: the function that checks its value and builds its check, and what it is.
+    """Everything toolreg knows of one keyword: the function that checks its value and builds its
+    check, the words of its errors, what it is, and what the quick check, the fast path and the
+    provider exports need to know of it.
 
     ``instance_type`` is the JSON type it speaks to (``None``: every value); ``holds`` where its
     subschemas are: ``""`` none, ``"schema"`` its value, ``"list"`` each item, ``"map"`` each value
     that is a schema, ``"schema-or-list"`` either of the first two; ``in_place`` says whether they
     apply to the instance itself rather than to a part of it.
+
+    ``words`` words the errors of a check that keeps only a part of the instance (see
+    ``Site.words``), for the reference walk and the fast path alike; ``notes`` what it evaluates by
+    itself of the value its schema object applies to, for ``unevaluated*`` (``contains`` notes the
+    items it matched from its own check); ``reads_evaluated`` that it reads those notes, so it runs
+    last in its schema object.
+
+    ``spends_itself``: applying its schema object to a value spends a step of the work budget;
+    ``refers``: it leads to another schema object by URI, so a loop of schemas may pass through it;
+    ``marks``: it adds to the index of URIs, anchors and references made before compilation.
+
+    ``fast`` is what the generated fast path (see ``codegen``) does with it: ``"inline"`` tests it
+    for the kind of value it speaks to; ``"nothing"`` has nothing to do (compilation checked it and
+    it applies nothing, or a sibling applies it); ``"applied"`` applies its subschemas to the value
+    itself; ``"called"`` calls its reference check on a value shown to be plain JSON; ``"whole"``
+    calls its schema object's reference check whole; ``""`` gives a schema using it no fast path.
+
+    ``quick`` tests its value where the quick check at registration vouches for it (its subschemas,
+    where ``holds`` says, are then vouched for in turn); ``openai_strict`` says OpenAI's strict mode
+    takes it.
+
+    For the standard output (see ``output``): ``evaluates`` says whether its annotation names the
+    property ``"names"`` or the ``"items"`` it evaluated; ``judges`` that its verdict is its own
+    judgement of its subschemas' results rather than "every one passes"; ``refuses_rest`` that it
+    holds the schema for the parts nothing else covers, so a ``false`` one is one error of its own.
     """
 
     name: str
@@ -60,62 +140,115 @@ class Keyword:
     holds: str = ""
     in_place: bool = False
     dialects: frozenset[str] = _ALL
+    words: Callable[[Site, Any], Words] | None = None
+    notes: Callable[[Site], Note] | None = None
+    reads_evaluated: bool = False
+    spends_itself: bool = False
+    refers: bool = False
+    marks: bool = False
+    fast: Literal["", "inline", "nothing", "applied", "called", "whole"] = ""
+    quick: Callable[[Any], bool] | None = None
+    openai_strict: bool = False
+    evaluates: Literal["", "names", "items"] = ""
+    judges: bool = False
+    refuses_rest: bool = False
 
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
 VOCABULARY: tuple[Keyword, ...] = (
-    Keyword("$id", k._id),
-    Keyword("$anchor", k._anchor, dialects=_SINCE_2019),
-    Keyword("$dynamicAnchor", k._anchor, dialects=frozenset({DRAFT_2020})),
-    Keyword("$ref", k._ref, in_place=True),
-    Keyword("$dynamicRef", k._dynamic_ref, in_place=True, dialects=frozenset({DRAFT_2020})),
-    Keyword("$recursiveAnchor", k._recursive_anchor, dialects=frozenset({DRAFT_2019})),
-    Keyword("$recursiveRef", k._recursive_ref, in_place=True, dialects=frozenset({DRAFT_2019})),
-    Keyword("$vocabulary", k._vocabulary, dialects=_SINCE_2019),
-    Keyword("type", k._type),
-    Keyword("enum", k._enum),
-    Keyword("const", k._const),
-    Keyword("multipleOf", k._multiple_of, "number"),
-    Keyword("minimum", k._minimum, "number"),
-    Keyword("exclusiveMinimum", k._exclusive_minimum, "number"),
-    Keyword("maximum", k._maximum, "number"),
-    Keyword("exclusiveMaximum", k._exclusive_maximum, "number"),
-    Keyword("minLength", k._min_length, "string"),
-    Keyword("maxLength", k._max_length, "string"),
-    Keyword("pattern", k._pattern, "string"),
-    Keyword("format", k._format, "string"),
-    Keyword("minItems", k._min_items, "array"),
-    Keyword("maxItems", k._max_items, "array"),
-    Keyword("uniqueItems", k._unique_items, "array"),
-    Keyword("prefixItems", k._prefix_items, "array", "list", dialects=frozenset({DRAFT_2020})),
-    Keyword("items", k._items, "array", "schema", dialects=frozenset({DRAFT_2020})),
-    Keyword("items", k._legacy_items, "array", "schema-or-list", dialects=_BEFORE_2020),
-    Keyword("additionalItems", k._additional_items, "array", "schema", dialects=_BEFORE_2020),
-    Keyword("contains", k._contains, "array", "schema"),
-    Keyword("minContains", k._contains_bound, "array", dialects=_SINCE_2019),
-    Keyword("maxContains", k._contains_bound, "array", dialects=_SINCE_2019),
-    Keyword("minProperties", k._min_properties, "object"),
-    Keyword("maxProperties", k._max_properties, "object"),
-    Keyword("required", k._required, "object"),
-    Keyword("dependentRequired", k._dependent_required, "object", dialects=_SINCE_2019),
-    Keyword("propertyNames", k._property_names, "object", "schema"),
-    Keyword("properties", k._properties, "object", "map"),
-    Keyword("patternProperties", k._pattern_properties, "object", "map"),
-    Keyword("additionalProperties", k._additional_properties, "object", "schema"),
-    Keyword("dependentSchemas", k._dependent_schemas, "object", "map", True, _SINCE_2019),
-    Keyword("dependencies", k._dependencies, "object", "map", True, frozenset({DRAFT_7})),
-    Keyword("allOf", k._all_of, holds="list", in_place=True),
-    Keyword("anyOf", k._any_of, holds="list", in_place=True),
-    Keyword("oneOf", k._one_of, holds="list", in_place=True),
-    Keyword("not", k._not, holds="schema", in_place=True),
-    Keyword("if", k._if, holds="schema", in_place=True),
-    Keyword("then", k._then_else, holds="schema", in_place=True),
-    Keyword("else", k._then_else, holds="schema", in_place=True),
-    Keyword("unevaluatedItems", k._unevaluated_items, "array", "schema", dialects=_SINCE_2019),
-    Keyword("unevaluatedProperties", k._unevaluated_properties, "object", "schema", dialects=_SINCE_2019),
-    Keyword("$defs", k._definitions, holds="map", dialects=_SINCE_2019),
-    Keyword("definitions", k._definitions, holds="map"),
-)
+    Keyword("$id", core._id, marks=True, fast="nothing"),
+    Keyword("$anchor", core._anchor, dialects=_SINCE_2019, marks=True, fast="nothing"),
+    Keyword("$dynamicAnchor", core._anchor, dialects=_ONLY_2020, marks=True, fast="nothing"),
+    Keyword("$ref", core._ref, in_place=True, spends_itself=True, refers=True, marks=True, fast="applied",
+            quick=_text, openai_strict=True),
+    Keyword("$dynamicRef", core._dynamic_ref, in_place=True, dialects=_ONLY_2020, spends_itself=True,
+            refers=True, marks=True),
+    Keyword("$recursiveAnchor", core._recursive_anchor, dialects=_ONLY_2019, marks=True),
+    Keyword("$recursiveRef", core._recursive_ref, in_place=True, dialects=_ONLY_2019, spends_itself=True,
+            refers=True, marks=True),
+    Keyword("$vocabulary", core._vocabulary, dialects=_SINCE_2019, fast="nothing"),
+    Keyword("type", scalars._type, words=scalars._type_words, fast="inline", quick=_type_names,
+            openai_strict=True),
+    Keyword("enum", scalars._enum, words=scalars._enum_words, fast="inline", quick=_array,
+            openai_strict=True),
+    Keyword("const", scalars._const, words=scalars._const_words, fast="inline", quick=_any,
+            openai_strict=True),
+    Keyword("multipleOf", scalars._multiple_of, "number", words=scalars._multiple_of_words, fast="inline",
+            quick=_positive, openai_strict=True),
+    Keyword("minimum", scalars._minimum, "number", words=scalars._number_bound_words, fast="inline",
+            quick=is_number, openai_strict=True),
+    Keyword("exclusiveMinimum", scalars._exclusive_minimum, "number", words=scalars._number_bound_words,
+            fast="inline", quick=is_number, openai_strict=True),
+    Keyword("maximum", scalars._maximum, "number", words=scalars._number_bound_words, fast="inline",
+            quick=is_number, openai_strict=True),
+    Keyword("exclusiveMaximum", scalars._exclusive_maximum, "number", words=scalars._number_bound_words,
+            fast="inline", quick=is_number, openai_strict=True),
+    Keyword("minLength", scalars._min_length, "string", words=scalars._length_words, fast="inline",
+            quick=_count),
+    Keyword("maxLength", scalars._max_length, "string", words=scalars._length_words, fast="inline",
+            quick=_count),
+    Keyword("pattern", scalars._pattern, "string", words=scalars._pattern_words, fast="inline",
+            quick=_text, openai_strict=True),
+    Keyword("format", scalars._format, "string", words=scalars._format_words, fast="nothing",
+            quick=_text, openai_strict=True),
+    Keyword("minItems", arrays._min_items, "array", words=arrays.size_words, fast="inline", quick=_count,
+            openai_strict=True),
+    Keyword("maxItems", arrays._max_items, "array", words=arrays.size_words, fast="inline", quick=_count,
+            openai_strict=True),
+    Keyword("uniqueItems", arrays._unique_items, "array", words=arrays._unique_items_words, fast="inline",
+            quick=_boolean),
+    Keyword("prefixItems", arrays._prefix_items, "array", "list", dialects=_ONLY_2020,
+            notes=arrays._prefix_items_note, fast="inline", quick=_schemas, evaluates="items"),
+    Keyword("items", arrays._items, "array", "schema", dialects=_ONLY_2020, notes=arrays._every_item,
+            fast="inline", quick=_any, openai_strict=True, evaluates="items"),
+    Keyword("items", arrays._legacy_items, "array", "schema-or-list", dialects=_BEFORE_2020,
+            notes=arrays._legacy_items_note, evaluates="items"),
+    Keyword("additionalItems", arrays._additional_items, "array", "schema", dialects=_BEFORE_2020,
+            evaluates="items", refuses_rest=True),
+    Keyword("contains", arrays._contains, "array", "schema", fast="called", evaluates="items", judges=True),
+    Keyword("minContains", arrays._contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
+    Keyword("maxContains", arrays._contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
+    Keyword("minProperties", objects._min_properties, "object", words=arrays.size_words, fast="inline",
+            quick=_count),
+    Keyword("maxProperties", objects._max_properties, "object", words=arrays.size_words, fast="inline",
+            quick=_count),
+    Keyword("required", objects._required, "object", words=objects._required_words, fast="inline",
+            quick=_distinct_strings, openai_strict=True),
+    Keyword("dependentRequired", objects._dependent_required, "object", dialects=_SINCE_2019,
+            words=objects._requires_words, fast="called"),
+    Keyword("propertyNames", applicators._property_names, "object", "schema", fast="inline", quick=_any),
+    Keyword("properties", objects._properties, "object", "map", notes=objects._named_properties,
+            fast="inline", quick=_named_schemas, openai_strict=True, evaluates="names"),
+    Keyword("patternProperties", objects._pattern_properties, "object", "map",
+            notes=objects._patterned_properties, fast="called", evaluates="names"),
+    Keyword("additionalProperties", objects._additional_properties, "object", "schema",
+            words=objects._no_extra_words, notes=objects._every_property, fast="inline", quick=_any,
+            openai_strict=True, evaluates="names", refuses_rest=True),
+    Keyword("dependentSchemas", applicators._dependent_schemas, "object", "map", True, _SINCE_2019,
+            fast="called"),
+    Keyword("dependencies", applicators._dependencies, "object", "map", True, _ONLY_7,
+            words=objects._requires_words),
+    Keyword("allOf", applicators._all_of, holds="list", in_place=True, spends_itself=True, fast="applied",
+            quick=_schemas),
+    Keyword("anyOf", applicators._any_of, holds="list", in_place=True, spends_itself=True, fast="applied",
+            quick=_schemas, openai_strict=True, judges=True),
+    Keyword("oneOf", applicators._one_of, holds="list", in_place=True, spends_itself=True, fast="applied",
+            quick=_schemas, judges=True),
+    Keyword("not", applicators._not, holds="schema", in_place=True, words=applicators._not_words,
+            spends_itself=True, fast="applied", quick=_any, judges=True),
+    Keyword("if", applicators._if, holds="schema", in_place=True, spends_itself=True, fast="called"),
+    Keyword("then", applicators._then_else, holds="schema", in_place=True, fast="nothing"),
+    Keyword("else", applicators._then_else, holds="schema", in_place=True, fast="nothing"),
+    Keyword("unevaluatedItems", unevaluated._unevaluated_items, "array", "schema", dialects=_SINCE_2019,
+            reads_evaluated=True, fast="whole", evaluates="items", refuses_rest=True),
+    Keyword("unevaluatedProperties", unevaluated._unevaluated_properties, "object", "schema",
+            dialects=_SINCE_2019, words=unevaluated._unevaluated_words, reads_evaluated=True, fast="whole",
+            evaluates="names", refuses_rest=True),
+    Keyword("$defs", core._definitions, holds="map", dialects=_SINCE_2019, fast="nothing",
+            quick=_named_schemas, openai_strict=True),
+    Keyword("definitions", core._definitions, holds="map", fast="nothing", quick=_named_schemas,
+            openai_strict=True),
+)  # fmt: skip
 
 _BY_DIALECT = {
     dialect: {row.name: row for row in VOCABULARY if dialect in row.dialects} for dialect in sorted(_ALL)
@@ -126,6 +259,10 @@ _BY_DIALECT = {
 _HOLDING = {
     dialect: tuple(row for row in rows.values() if row.holds) for dialect, rows in _BY_DIALECT.items()
 }
+
+
+# How each keyword whose check keeps only a part of the instance words its errors (its row's ``words``).
+WORDS: dict[str, Callable[[Site, Any], Words]] = {row.name: row.words for row in VOCABULARY if row.words}
 
 
 def keywords(dialect: str = DEFAULT_DIALECT) -> dict[str, Keyword]:

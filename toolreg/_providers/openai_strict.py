@@ -28,14 +28,12 @@ __all__ = ["strict_form", "absent_nulls", "admits_null", "SUPPORTED_FORMATS"]
 # Outputs guide), as digested in February 2026: types, enum, const, anyOf (not at the root),
 # $ref/$defs; string pattern and format; number multipleOf, minimum, maximum and the exclusive bounds;
 # array minItems and maxItems; objects closed, every property required; at most 10 levels.
-# Annotations it does not take are dropped from the exported copy; anything else is a blocker.
-_STRICT_KEYWORDS = frozenset(
-    {
-        "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf",
-        "$ref", "$defs", "definitions", "description", "title", "pattern", "format", "multipleOf",
-        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
-    }
-)  # fmt: skip
+# Annotations it does not take are dropped from the exported copy; anything else is a blocker. Each
+# keyword's row says whether strict mode takes it (``openai_strict``); of the annotations, it takes these two.
+_STRICT_KEYWORDS = frozenset(name for name, row in keywords().items() if row.openai_strict) | {
+    "description",
+    "title",
+}
 _DROPPED = frozenset(
     {"$schema", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly", "example",
      "discriminator", "contentEncoding", "contentMediaType", "contentSchema"}

@@ -1,0 +1,413 @@
+"""The applicators: allOf, anyOf, oneOf, not, if/then/else, dependentSchemas, dependencies, propertyNames."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import FrozenArray, Masked, ValidationError, Words, deferred_error, freeze, trusted_error
+from ..findings import Check, Failed, Path, Verdict, no_check, noted, run_branch, spend
+from ..pointer import masked_pointer, to_pointer
+from ..sites import Site
+from ..values import json_equal, json_key
+from ..wording import NAMES_SHOWN, show, show_within
+from .objects import positions_in, present_in, requires
+
+__all__ = ["BranchCheck"]
+
+
+def _property_names(value: Any, site: Site) -> Check:
+    """Every property name of an object, as a string, matches the schema."""
+    child = site.subschema(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if not isinstance(instance, dict):
+            return
+        spend(errors, len(instance))
+        for name in instance:
+            found = run_branch(child, name, path, errors)
+            # The error stands at the object, as jsonschema places it; the name says which one.
+            for error in found:
+                hidden = error.masked()
+                errors.append(
+                    trusted_error(
+                        error.path,
+                        error.schema_path,
+                        error.keyword,
+                        f"property name {show(name)} {error.message}",
+                        {**error.facts, "property_name": name},
+                        (hidden.path, f"a property name {hidden.message}", dict(hidden.facts)),
+                    )
+                )
+
+    return check
+
+
+def _dependent_schemas(value: Any, site: Site) -> Check:
+    """When the object has a named property, the object matches the schema given for it."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to schemas")
+    return _when_present([(name, site.in_place(schema, name)) for name, schema in value.items()])
+
+
+def _when_present(rules: list[tuple[str, Check]]) -> Check:
+    positions = positions_in(rules)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for _, child in present_in(rules, positions, instance):
+                spend(errors)
+                child(instance, path, errors)
+
+    return check
+
+
+def _dependencies(value: Any, site: Site) -> Check:
+    """Draft-07: a property's list of properties it requires, or a schema the object then matches."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to schemas or lists of property names")
+    names: dict[str, list[str]] = {}
+    schemas: list[tuple[str, Check]] = []
+    for name, rule in value.items():
+        if isinstance(rule, list):
+            if not all(isinstance(item, str) for item in rule) or len(set(rule)) != len(rule):
+                site.refuse("must list distinct property names", name)
+            names[name] = rule
+        else:
+            schemas.append((name, site.in_place(rule, name)))
+    required, dependent = requires(names, site), _when_present(schemas)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        required(instance, path, errors)
+        dependent(instance, path, errors)
+
+    return check
+
+
+def _all_of(value: Any, site: Site) -> Check:
+    """The instance matches every schema; their errors are reported as they are."""
+    branches = site.schemas(value, in_place=True)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        for branch in branches:
+            spend(errors)
+            branch(instance, path, errors)
+
+    return check
+
+
+# How much of the fitting branch's errors an anyOf or oneOf message quotes: they may quote their own.
+_DETAILS_SHOWN = 3
+_DETAILS_CHARS = 300
+
+
+def _as_fact(error: ValidationError) -> Any:
+    """An error as a read-only JSON object that shares its facts rather than copying them, so an error
+    nested in branches at every level costs its own size once, never a copy per level."""
+    fields = {"path": error.path, "schema_path": error.schema_path, "keyword": error.keyword}
+    return MappingProxyType({**fields, "message": error.message, **error.facts})
+
+
+def _branch_facts(outcomes: list[list[ValidationError]]) -> Any:
+    return FrozenArray(FrozenArray(map(_as_fact, found)) for found in outcomes)
+
+
+def _details(found: list[ValidationError], here: str) -> str:
+    said = [error.message if error.path == here else f"at {error.path}: {error.message}" for error in found]
+    text = "; ".join(said[:_DETAILS_SHOWN])
+    if len(said) > _DETAILS_SHOWN:
+        text += f"; and {len(said) - _DETAILS_SHOWN} more"
+    return text if len(text) <= _DETAILS_CHARS else text[: _DETAILS_CHARS - 1] + "…"
+
+
+# A tagged union: the property whose constant value chooses the branch, and each value's branch.
+Tag = tuple[str, tuple[tuple[Any, int], ...]]
+
+
+def _tag_of(found: list[Tag | None], branches: Any, site: Site) -> Tag | None:
+    if not found:
+        found.append(_union_tag(branches, site))
+    return found[0]
+
+
+def _union_tag(branches: Any, site: Site) -> Tag | None:
+    """The tag of a union whose every branch (or the schema its ``$ref`` names) is an object schema
+    giving one property a constant, different in each: pydantic's and zod's discriminated unions.
+    A ``discriminator.propertyName`` beside the union names it; else the first such property by name."""
+    if not isinstance(branches, list) or len(branches) < 2:
+        return None
+    constants: list[dict[str, Any]] = []
+    for index, branch in enumerate(branches):
+        if isinstance(branch, dict) and "$ref" in branch:
+            target = site.compiler.ref_targets.get(f"{site.pointer}/{index}/$ref")
+            branch = site.compiler.schema_at(target) if target is not None else None
+        properties = branch.get("properties") if isinstance(branch, dict) else None
+        if not isinstance(properties, dict):
+            return None
+        constants.append(
+            {
+                name: rule["const"] if "const" in rule else rule["enum"][0]
+                for name, rule in properties.items()
+                if isinstance(rule, dict)
+                and ("const" in rule or (isinstance(rule.get("enum"), list) and len(rule["enum"]) == 1))
+            }
+        )
+    common = sorted(set.intersection(*(set(found) for found in constants)))
+    discriminator = site.schema.get("discriminator")
+    named = discriminator.get("propertyName") if isinstance(discriminator, dict) else None
+    for name in [named, *common] if named in common else common:
+        values = [found[name] for found in constants]
+        if len({json_key(value) for value in values}) == len(values):
+            return name, tuple((value, index) for index, value in enumerate(values))
+    return None
+
+
+def _no_branch_matched(
+    site: Site,
+    path: Path,
+    outcomes: list[list[ValidationError]],
+    rule: str,
+    tag: Tag | None = None,
+    instance: Any = None,
+) -> ValidationError:
+    """One error for the instance, with every branch's errors, and what would fit: the branch its tag
+    chooses or its type fits (whose errors are named), the tag's values, or the types allowed."""
+    pointer = to_pointer(path)
+    message = f"must match {rule} of the {len(outcomes)} schemas in {site.keyword}"
+    facts: dict[str, Any] = {"branches": _branch_facts(outcomes)}
+    index, said, quoted = _chosen_branch(site, pointer, outcomes, tag, instance, facts)
+    own_masked = masked_pointer(path)
+
+    def masked() -> Masked:
+        # Built only when asked for: a masked copy at every level of a nested anyOf would double it.
+        hidden = [[error.masked() for error in found] for found in outcomes]
+        here = pointer if own_masked is None else own_masked
+        shown = {**facts, "branches": _branch_facts(hidden)}
+        if index is None:
+            return (here, message + said, shown)
+        return (here, f"{message}{said}{_details(hidden[index], here)}", shown)
+
+    text = message + said + quoted  # `masked` reads `message` later, so it keeps its first value
+    if index is not None:
+        text += _details(outcomes[index], pointer)
+    return trusted_error(pointer, site.pointer, site.keyword, text, facts, masked)
+
+
+def _chosen_branch(
+    site: Site,
+    pointer: str,
+    outcomes: list[list[ValidationError]],
+    tag: Tag | None,
+    instance: Any,
+    facts: dict[str, Any],
+) -> tuple[int | None, str, str]:
+    """The branch whose errors to name (or None), what to say before them, and the words that repeat
+    the instance; ``facts`` gains ``branch``, ``tag`` and ``tags``, or ``expected_type``."""
+    keyword = site.keyword
+    if tag is not None and isinstance(instance, dict):
+        name, choices = tag
+        values = site.once(("tag", name), lambda: _either(choices))
+        facts.update(tag=name, tags=freeze([value for value, _ in choices]))
+        if name not in instance:
+            return None, f"; missing the tag {show(name)}, one of {values}", ""
+        chosen = [index for value, index in choices if json_equal(value, instance[name])]
+        if not chosen:
+            return (
+                None,
+                f"; the tag {show(name)} must be one of {values}",
+                (f", is {show(instance[name])}" if _short(instance[name]) else ""),
+            )
+        facts["branch"] = chosen[0]
+        return (
+            chosen[0],
+            f"; the one for {show(name)}: {show(choices[chosen[0]][0])} ({keyword}/{chosen[0]}) says: ",
+            "",
+        )
+    # A branch "fits the type" when it has no type error at the instance itself: for the common
+    # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
+    type_errors = [[e for e in found if e.keyword == "type" and e.path == pointer] for found in outcomes]
+    fitting = [index for index, found in enumerate(type_errors) if not found]
+    if len(fitting) == 1:
+        facts["branch"] = fitting[0]
+        return fitting[0], f"; the one for its type ({keyword}/{fitting[0]}) says: ", ""
+    if not fitting:
+        names: list[str] = []
+        for found in type_errors:
+            for error in found:
+                declared = error.facts.get("expected_type")
+                for item in declared if isinstance(declared, tuple) else (declared,):
+                    if isinstance(item, str) and item not in names:
+                        names.append(item)
+        actual = type_errors[0][0].facts.get("actual_type")
+        facts["expected_type"] = freeze(names)
+        said, quoted = f": expected {' or '.join(names)}, got {actual}", ""
+        # A branch's hint holds for the union: the quotes to drop, or the property to leave out.
+        hints = {error.facts.get("hint") for found in type_errors for error in found}
+        if "omit" in hints:
+            said, facts["hint"] = f"{said}; leave the property out rather than send null", "omit"
+        elif "unquote" in hints and isinstance(instance, str):
+            quoted, facts["hint"] = f"; write {instance} without the quotes", "unquote"
+        return None, said, quoted
+    return None, "", ""
+
+
+def _either(choices: tuple[tuple[Any, int], ...]) -> str:
+    """A union's tag values for its messages: "a", "b" or "c", the first :data:`NAMES_SHOWN` of many."""
+    shown = [show_within(value) for value, _ in choices[:NAMES_SHOWN]]
+    if len(choices) > NAMES_SHOWN:
+        return f"{', '.join(shown)} or {len(choices) - NAMES_SHOWN} more"
+    return f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def _short(value: Any) -> bool:
+    return (
+        isinstance(value, (int, float, bool))
+        or value is None
+        or (isinstance(value, str) and len(value) <= 40)
+    )
+
+
+def _branch_errors(
+    branches: list[Check],
+    instance: Any,
+    path: Path,
+    errors: list[ValidationError],
+    *,
+    until_one: bool = False,
+) -> list[list[ValidationError]]:
+    """Each branch's errors; with ``until_one``, none after the first branch that passes."""
+    outcomes = []
+    for branch in branches:
+        spend(errors)
+        found = run_branch(branch, instance, path, errors)
+        outcomes.append(found)
+        if until_one and not found:
+            break
+    return outcomes
+
+
+class BranchCheck:
+    """The check of anyOf or oneOf: it runs every branch, then ``judge`` reads their errors. The fast
+    path runs the branches itself and hands ``judge`` what they found, so nothing is walked twice."""
+
+    __slots__ = ("branches", "judge", "until_one")
+
+    def __init__(
+        self,
+        branches: list[Check],
+        judge: Callable[[Path, list[list[ValidationError]], Any], Any],
+        *,
+        until_one: bool = False,
+    ) -> None:
+        self.branches = branches
+        self.judge = judge
+        # anyOf is settled by its first passing branch; the rest are read only when none passes, or
+        # when a schema around collects what each passing branch evaluates.
+        self.until_one = until_one
+
+    def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        until_one = self.until_one and noted(errors, instance) is None
+        outcomes = _branch_errors(self.branches, instance, path, errors, until_one=until_one)
+        if isinstance(errors, Verdict):
+            # A yes/no answer needs no words: anyOf fails when none passes, oneOf unless one does.
+            passed = sum(not found for found in outcomes)
+            if passed == 0 or (passed > 1 and not self.until_one):
+                raise Failed
+            return
+        error = self.judge(path, outcomes, instance)
+        if error is not None:
+            errors.append(error)
+
+
+def _any_of(value: Any, site: Site) -> Check:
+    """The instance matches at least one schema; otherwise one error carrying every branch's errors."""
+
+    branches = site.schemas(value, in_place=True)
+    tags: list[Tag | None] = []  # the union's tag, read at its first failure
+
+    def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
+        return (
+            _no_branch_matched(site, path, outcomes, "at least one", _tag_of(tags, value, site), instance)
+            if all(outcomes)
+            else None
+        )
+
+    return BranchCheck(branches, judge, until_one=True)
+
+
+def _one_of(value: Any, site: Site) -> Check:
+    """The instance matches exactly one schema; the error says which matched, or what each wanted."""
+
+    branches = site.schemas(value, in_place=True)
+    tags: list[Tag | None] = []  # the union's tag, read at its first failure
+
+    def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
+        matched = [index for index, found in enumerate(outcomes) if not found]
+        if not matched:
+            return _no_branch_matched(
+                site, path, outcomes, "exactly one", _tag_of(tags, value, site), instance
+            )
+        if len(matched) == 1:
+            return None
+        which = ", ".join(map(str, matched))
+        message = f"must match exactly one of the {len(outcomes)} schemas in oneOf, matches {which}"
+        return site.failure(path, message, matched=freeze(matched))
+
+    return BranchCheck(branches, judge)
+
+
+def _not(value: Any, site: Site) -> Check:
+    """The instance does not match the schema."""
+    child = site.in_place(value, hands_on=False)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        spend(errors)
+        if not run_branch(child, instance, path, errors):
+            errors.append(deferred_error(site, path, None))
+
+    return check
+
+
+def _not_words(site: Site, kept: None) -> Words:
+    return Words("must not match the schema in 'not'")
+
+
+def _if(value: Any, site: Site) -> Check:
+    """When the instance matches ``if``, it must match ``then``; otherwise ``else``. Their errors
+    say which way the condition went."""
+    condition = site.in_place(value)
+    branches = {}
+    for keyword in ("then", "else"):
+        if keyword in site.schema:
+            branches[keyword] = site.in_place_sibling(keyword)
+    then, otherwise = branches.get("then"), branches.get("else")
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        spend(errors)
+        held = not run_branch(condition, instance, path, errors)
+        branch = then if held else otherwise
+        if branch is None:
+            return
+        spend(errors)
+        because = "it matches" if held else "it does not match"
+        for error in run_branch(branch, instance, path, errors):
+            hidden = error.masked()
+            errors.append(
+                trusted_error(
+                    error.path, error.schema_path, error.keyword,
+                    f"{error.message} (as {because} the 'if' schema)",
+                    {**error.facts, "if_matched": held},
+                    (hidden.path, f"{hidden.message} (as {because} the 'if' schema)",
+                     {**hidden.facts, "if_matched": held}),
+                )
+            )  # fmt: skip
+
+    return check
+
+
+def _then_else(value: Any, site: Site) -> Check:
+    """``then`` and ``else``: compiled and applied by ``if``; without an ``if`` they do nothing."""
+    if "if" not in site.schema:
+        site.subschema(value)  # still checked
+    return no_check

@@ -1,0 +1,263 @@
+"""The keywords of objects: counts of properties, required, properties of three kinds, dependentRequired."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from typing import Any
+
+from ..errors import ValidationError, Words, deferred_error, freeze
+from ..evaluated import Note
+from ..findings import Check, Evaluated, Path, spend
+from ..pointer import InstanceKey
+from ..sites import Site, pattern_of
+from ..wording import NAMES_SHOWN, extra_words, show_within
+from .arrays import size_bound
+
+__all__ = ["requires", "present_in", "positions_in", "MISSING_STEPS", "UNCOUNTED_NAMES"]
+
+
+def _min_properties(value: Any, site: Site) -> Check:
+    """An object has at least this many properties."""
+    return size_bound(value, site, dict, operator.lt)
+
+
+def _max_properties(value: Any, site: Site) -> Check:
+    """An object has at most this many properties."""
+    return size_bound(value, site, dict, operator.gt)
+
+
+def _required(value: Any, site: Site) -> Check:
+    """An object has each named property; one error per missing name."""
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        site.refuse("must be a list of property names")
+    if len(set(value)) != len(value):
+        site.refuse("lists a property name twice")
+    if len(value) > UNCOUNTED_NAMES:
+        site.compiler.spends = True
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for name in value:
+                if name not in instance:
+                    spend(errors, MISSING_STEPS)
+                    errors.append(deferred_error(site, path, name))
+
+    return check
+
+
+def _required_words(site: Site, missing: str) -> Words:
+    # The name is the schema's, so a masked error may say it.
+    return Words(f"missing required property {show_within(missing)}", facts={"missing": missing})
+
+
+def positions_in(table: list[tuple[str, Any]]) -> dict[str, int] | None:
+    """Where each name stands in a table of rules by property name, if it is long (see present_in)."""
+    return {name: position for position, (name, _) in enumerate(table)} if len(table) > 8 else None
+
+
+def present_in(
+    table: list[tuple[str, Any]], positions: dict[str, int] | None, instance: dict[str, Any]
+) -> list[tuple[str, Any]]:
+    """The rules of ``table`` whose names the object has, in the table's order, found at the cost of
+    the smaller of the two: a schema naming thousands of properties, applied to each of many small
+    objects, would otherwise look each name up in each object."""
+    if positions is not None and len(instance) < len(table):
+        return [
+            table[position] for position in sorted(positions[name] for name in instance if name in positions)
+        ]
+    return [rule for rule in table if rule[0] in instance]
+
+
+def _properties(value: Any, site: Site) -> Check:
+    """Each named property that is present matches its schema."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to schemas")
+    children = [(name, site.subschema(schema, name)) for name, schema in value.items()]
+    positions = positions_in(children)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for name, child in present_in(children, positions, instance):
+                child(instance[name], path + (name,), errors)
+
+    return check
+
+
+def _additional_properties(value: Any, site: Site) -> Check:
+    """Every property not named in ``properties`` matches the schema."""
+    named = site.schema.get("properties")
+    known = frozenset(named) if isinstance(named, dict) else frozenset()
+    patterned = site.schema.get("patternProperties")
+    searches = (
+        [site.compiler.pattern_and_risk(source)[0].search for source in patterned]
+        if isinstance(patterned, dict)
+        else []
+    )
+
+    def extra_names(instance: dict[str, Any], errors: list[ValidationError]) -> list[str]:
+        # One step for each pattern that may be tried on each name, spent before they are tried; then
+        # one for each name it applies to or reports. (A name it knows costs a lookup, and an object of
+        # known names is no longer than the schema's list of them.)
+        if not searches:
+            extra = [name for name in instance if name not in known]
+        else:
+            spend(errors, len(searches) * len(instance))
+            extra = [
+                name
+                for name in instance
+                if name not in known and not any(search(name) for search in searches)
+            ]
+        spend(errors, len(extra))
+        return extra
+
+    if value is False:
+        # One error listing every extra name, as jsonschema reports it.
+        def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if isinstance(instance, dict):
+                extra = extra_names(instance, errors)
+                if extra:
+                    errors.append(deferred_error(site, path, tuple(extra)))
+
+        return check_no_extra
+    child = site.subschema(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for name in extra_names(instance, errors):
+                child(instance[name], path + (InstanceKey(name),), errors)
+
+    return check
+
+
+# What each missing name of required or dependentRequired costs: an error each, and a long list makes
+# many of each small object, so each is worth two steps (an error holds about 150 bytes).
+MISSING_STEPS = 2
+# How many names required (or all lists of dependentRequired) may hold before their errors could
+# pass the allowance for each value (with each other and the steps other keywords spend on the
+# value): past it the fast path counts steps too.
+UNCOUNTED_NAMES = 10
+
+
+def _allowed_text(known: frozenset[str], patterned: dict[str, Any]) -> str:
+    """What a closed object allows, from the schema alone (so the masked text may say it too)."""
+    shown = [show_within(name) for name in sorted(known)[:NAMES_SHOWN]]
+    if len(known) > NAMES_SHOWN:
+        shown.append(f"{len(known) - NAMES_SHOWN} more")
+    if patterned:
+        patterns = [show_within(source) for source in itertools.islice(patterned, NAMES_SHOWN)]
+        if len(patterned) > NAMES_SHOWN:
+            patterns.append(f"{len(patterned) - NAMES_SHOWN} more")
+        shown.append("names matching " + ", ".join(patterns))
+    if len(known) + len(patterned) > 1:
+        return f"; the allowed properties are {_listed(shown)}"
+    return f"; the only allowed property is {shown[0]}" if shown else "; no properties are allowed here"
+
+
+def _no_extra_words(site: Site, extra: tuple[str, ...]) -> Words:
+    # What the schema allows is the same for each error: worded and frozen once.
+    said, facts = site.once("allowed", lambda: _allowed(site))
+    return extra_words(extra, said, f"the schema does not allow{said}", facts)
+
+
+def _allowed(site: Site) -> tuple[str, dict[str, Any]]:
+    named = site.schema.get("properties")
+    known = frozenset(named) if isinstance(named, dict) else frozenset()
+    patterned = site.schema.get("patternProperties")
+    patterned = patterned if isinstance(patterned, dict) else {}
+    facts: dict[str, Any] = {"allowed": freeze(sorted(known))}
+    if patterned:
+        facts["allowed_patterns"] = freeze(list(patterned))
+    return _allowed_text(known, patterned), facts
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _pattern_properties(value: Any, site: Site) -> Check:
+    """Each property whose name matches a pattern (a search) matches that pattern's schema."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping ECMA-262 patterns to schemas")
+    children = [
+        (pattern_of(source, site, source).search, site.subschema(schema, source))
+        for source, schema in value.items()
+    ]
+
+    site.compiler.spends = True
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            # One step for each pattern tried on each name, spent before they are tried.
+            spend(errors, len(children) * len(instance))
+            for search, child in children:
+                for name, item in instance.items():
+                    if search(name):
+                        child(item, path + (InstanceKey(name),), errors)
+
+    return check
+
+
+def _dependent_required(value: Any, site: Site) -> Check:
+    """When the object has a named property, it has each property listed for it too."""
+    if not isinstance(value, dict):
+        site.refuse("must be an object mapping property names to lists of property names")
+    for name, needed in value.items():
+        if not isinstance(needed, list) or not all(isinstance(item, str) for item in needed):
+            site.refuse("must map each property name to a list of property names", name)
+        if len(set(needed)) != len(needed):
+            site.refuse("lists a property name twice", name)
+    return requires(value, site)
+
+
+def requires(value: dict[str, list[str]], site: Site) -> Check:
+    rules = list(value.items())
+    positions = positions_in(rules)
+    if sum(map(len, value.values())) > UNCOUNTED_NAMES:
+        site.compiler.spends = True
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for name, needs in present_in(rules, positions, instance):
+                for needed in needs:
+                    if needed not in instance:
+                        spend(errors, MISSING_STEPS)
+                        errors.append(deferred_error(site, path, (needed, name)))
+
+    return check
+
+
+def _requires_words(site: Site, kept: tuple[str, str]) -> Words:
+    needed, name = kept
+    message = f"missing property {show_within(needed)}, required when {show_within(name)} is present"
+    return Words(message, facts={"missing": needed, "present": name})
+
+
+def _named_properties(site: Site) -> Note:
+    names = tuple(site.value) if isinstance(site.value, dict) else ()
+
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            notes.found.update(name for name in names if name in instance)
+
+    return note
+
+
+def _patterned_properties(site: Site) -> Note:
+    searches = [site.compiler.pattern_and_risk(source)[0].search for source in site.value]
+
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            for search in searches:
+                spend(errors, len(instance))
+                notes.found.update(name for name in instance if search(name))
+
+    return note
+
+
+def _every_property(site: Site) -> Note:
+    def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
+        if isinstance(instance, dict):
+            notes.every = True
+
+    return note

@@ -1,0 +1,275 @@
+"""The keywords of scalars: type, enum, const; numbers' bounds and multiples; lengths, pattern, format."""
+
+from __future__ import annotations
+
+import json
+import operator
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import ValidationError, Words, deferred_error, freeze
+from ..findings import Check, Path, no_check, spend
+from ..formats import FORMATS
+from ..sites import Site, pattern_of
+from ..values import (
+    exact_number,
+    is_integer,
+    is_number,
+    json_equal,
+    json_key,
+    json_key_within,
+    json_size,
+    json_type,
+)
+from ..wording import BOUND_WORDS, counted, show, show_values, show_within
+
+__all__ = ["JSON_TYPES"]
+
+
+JSON_TYPES: dict[str, Callable[[object], bool]] = {
+    "null": lambda value: value is None,
+    "boolean": lambda value: isinstance(value, bool),
+    "integer": is_integer,
+    "number": is_number,
+    "string": lambda value: isinstance(value, str),
+    "array": lambda value: isinstance(value, list),
+    "object": lambda value: isinstance(value, dict),
+}
+
+
+def _type(value: Any, site: Site) -> Check:
+    """The instance has one of the named JSON types (``1.0`` is an integer, ``true`` is not)."""
+    if type(value) is str and value in JSON_TYPES:  # the common case, in one test
+        return _type_check(site, [JSON_TYPES[value]])
+    names = value if isinstance(value, list) else [value]
+    if not names or not all(isinstance(name, str) for name in names):
+        site.refuse("must be a type name or a non-empty list of type names")
+    for index, name in enumerate(names):
+        if name not in JSON_TYPES:
+            known = ", ".join(JSON_TYPES)
+            below = (index,) if isinstance(value, list) else ()
+            site.refuse(f"names an unknown type {show(name)}; the types are {known}", *below)
+    if len(set(names)) != len(names):
+        site.refuse("lists a type twice")
+    return _type_check(site, [JSON_TYPES[name] for name in names])
+
+
+def _type_check(site: Site, tests: list[Callable[[object], bool]]) -> Check:
+    if len(tests) == 1:
+        (test,) = tests
+
+        def check_one(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+            if not test(instance):
+                errors.append(deferred_error(site, path, _kept_kind(instance)))
+
+        return check_one
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if not any(test(instance) for test in tests):
+            errors.append(deferred_error(site, path, _kept_kind(instance)))
+
+    return check
+
+
+def _kept_kind(instance: Any) -> Any:
+    """What a type error keeps of the instance: a scalar itself, an array or object by its type."""
+    kind = type(instance)
+    return kind if kind is dict or kind is list else instance
+
+
+def _type_words(site: Site, kept: Any) -> Words:
+    names = site.value if isinstance(site.value, list) else [site.value]
+    actual = "object" if kept is dict else "array" if kept is list else json_type(kept)
+    message, quoted, facts = f"expected {' or '.join(names)}, got {actual}", "", {}
+    # The two slips models make most: a number or a boolean in quotes, and null for "not given".
+    if type(kept) is str and len(kept) <= 40 and _UNQUOTED.fullmatch(kept):
+        if any(JSON_TYPES[name](json.loads(kept)) for name in names):
+            quoted, facts["hint"] = f"; write {kept} without the quotes", "unquote"
+    elif kept is None and _optional_property(site):
+        message, facts["hint"] = f"{message}; leave the property out rather than send null", "omit"
+    return Words(message, quoted, {"expected_type": freeze(site.value), "actual_type": actual, **facts})
+
+
+# A JSON number or boolean, as a string may hold one by mistake.
+_UNQUOTED = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false")
+
+
+def _optional_property(site: Site) -> bool:
+    """Whether this keyword's schema is that of a property its object does not require, directly or
+    as a branch of the property's anyOf, oneOf or allOf."""
+    location = site.location[:-1]
+    while len(location) >= 2 and location[-2] in ("anyOf", "oneOf", "allOf"):
+        location = location[:-2]
+    if len(location) < 2 or location[-2] != "properties":
+        return False
+    owner = site.compiler.schema_at(location[:-2])
+    required = owner.get("required", []) if isinstance(owner, dict) else []
+    return isinstance(required, list) and location[-1] not in required
+
+
+def _enum(value: Any, site: Site) -> Check:
+    """The instance equals one of the values, as JSON compares them (``1 == 1.0``, ``1 != true``)."""
+    if not isinstance(value, list):
+        site.refuse("must be an array of the allowed values")
+    keys = frozenset(json_key(option) for option in value)
+    # An array or object is keyed only as far as the largest one allowed: at each level of a
+    # recursive schema, keying it whole would cost the size of the levels below.
+    largest = max((json_size(option) for option in value if isinstance(option, (list, dict))), default=0)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, (list, dict)):
+            spend(errors)  # one step for each array or object compared
+            if not largest or json_key_within(instance, largest) not in keys:
+                errors.append(deferred_error(site, path, None))
+        elif json_key(instance) not in keys:
+            errors.append(deferred_error(site, path, None))
+
+    return check
+
+
+def _enum_words(site: Site, kept: None) -> Words:
+    return Words(f"must be one of {show_values(site.value)}", facts={"allowed": freeze(site.value)})
+
+
+def _const(value: Any, site: Site) -> Check:
+    """The instance equals the value, as JSON compares them."""
+    compares_containers = isinstance(value, (list, dict))
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        # json_equal stops where the two first differ: it costs at most the size of the value.
+        if compares_containers and isinstance(instance, (list, dict)):
+            spend(errors)
+        if not json_equal(instance, value):
+            errors.append(deferred_error(site, path, None))
+
+    return check
+
+
+def _const_words(site: Site, kept: None) -> Words:
+    return Words(f"must be {show_within(site.value)}", facts={"const": freeze(site.value)})
+
+
+def _multiple_of(value: Any, site: Site) -> Check:
+    """A number is an exact multiple: ``0.07`` is a multiple of ``0.01``, read as the decimals they are."""
+    if not is_number(value) or value <= 0:
+        site.refuse(f"must be a number greater than 0, not {show(value)}")
+    divisor = exact_number(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if is_number(instance) and (exact_number(instance) / divisor).denominator != 1:
+            errors.append(deferred_error(site, path, None))
+
+    return check
+
+
+def _multiple_of_words(site: Site, kept: None) -> Words:
+    return Words(f"must be a multiple of {show(site.value)}", facts={"multiple_of": site.value})
+
+
+def _number_bound(site: Site, limit: int | float, breaks: Callable[[Any, Any], bool]) -> Check:
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        # Python compares int with float exactly, so 2**64 against 1.8e19 needs no rounding care.
+        if is_number(instance) and breaks(instance, limit):
+            errors.append(deferred_error(site, path, instance))
+
+    return check
+
+
+def _number_bound_words(site: Site, number: int | float) -> Words:
+    limit = site.value
+    message = f"must be {BOUND_WORDS[site.keyword]} {show(limit)}"
+    return Words(message, f", is {show(number)}", {"limit": limit, "actual": number})
+
+
+def _minimum(value: Any, site: Site) -> Check:
+    """A number is at least the limit."""
+    return _number_bound(site, site.number(value), operator.lt)
+
+
+def _maximum(value: Any, site: Site) -> Check:
+    """A number is at most the limit."""
+    return _number_bound(site, site.number(value), operator.gt)
+
+
+def _exclusive(value: Any, site: Site, sibling: str) -> int | float:
+    if isinstance(value, bool):
+        # Draft 4 made it a flag on minimum/maximum; 2020-12 makes it the bound itself.
+        bound = show(site.schema[sibling]) if is_number(site.schema.get(sibling)) else "<the bound>"
+        site.refuse(
+            f'is a number in 2020-12, not a flag: write "{site.keyword}": {bound} '
+            f'instead of "{sibling}" with "{site.keyword}": true'
+        )
+    return site.number(value)
+
+
+def _exclusive_minimum(value: Any, site: Site) -> Check:
+    """A number is greater than the limit."""
+    return _number_bound(site, _exclusive(value, site, "minimum"), operator.le)
+
+
+def _exclusive_maximum(value: Any, site: Site) -> Check:
+    """A number is less than the limit."""
+    return _number_bound(site, _exclusive(value, site, "maximum"), operator.ge)
+
+
+def _length_bound(value: Any, site: Site, breaks: Callable[[int, int], bool]) -> Check:
+    limit = site.non_negative_integer(value)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        # len() counts code points, as JSON Schema does; UTF-16 units would count "😀" twice.
+        if isinstance(instance, str) and breaks(len(instance), limit):
+            errors.append(deferred_error(site, path, len(instance)))
+
+    return check
+
+
+def _length_words(site: Site, length: int) -> Words:
+    limit = int(site.value)
+    message = f"must be {BOUND_WORDS[site.keyword]} {counted(limit, 'character')} long"
+    return Words(message, f", is {length}", {"limit": limit, "length": length})
+
+
+def _min_length(value: Any, site: Site) -> Check:
+    """A string has at least this many code points."""
+    return _length_bound(value, site, operator.lt)
+
+
+def _max_length(value: Any, site: Site) -> Check:
+    """A string has at most this many code points."""
+    return _length_bound(value, site, operator.gt)
+
+
+def _pattern(value: Any, site: Site) -> Check:
+    """A string contains a match of the ECMA-262 regular expression (a search, not a full match)."""
+    pattern = pattern_of(value, site)
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, str) and not pattern.search(instance):
+            errors.append(deferred_error(site, path, None))
+
+    return check
+
+
+def _pattern_words(site: Site, kept: None) -> Words:
+    return Words(f"must match the pattern {show_within(site.value)}", facts={"pattern": site.value})
+
+
+def _format(value: Any, site: Site) -> Check:
+    """An annotation, unless format assertion is on: then a string must be a valid instance of a
+    format toolreg knows (see ``formats``); other formats stay annotations."""
+    if not isinstance(value, str):
+        site.refuse(f"must be a string, not {show(value)}")
+    valid = FORMATS.get(value)
+    if valid is None or not site.compiler.asserts_formats:
+        return no_check
+
+    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        if isinstance(instance, str) and not valid(instance):
+            errors.append(deferred_error(site, path, None))
+
+    return check
+
+
+def _format_words(site: Site, kept: None) -> Words:
+    return Words(f"must be a valid {site.value}", facts={"format": site.value})
