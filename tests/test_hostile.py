@@ -5,7 +5,6 @@ import pickle
 import subprocess
 import sys
 import tracemalloc
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -147,20 +146,17 @@ def test_the_fast_path_judges_branches_from_what_it_found(monkeypatch):
 # -- patterns ---------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def hostile_outcomes():
-    """Every reproducer, each in a child process of its own under a memory cap, two at a time."""
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(REPRODUCERS, pool.map(run, REPRODUCERS), strict=True))
+# Each reproducer and each case below runs in a child process of its own, started by its test, so
+# that it runs once in whichever worker of `make test` takes the test, while the other goes on.
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("reproducer", REPRODUCERS, ids=[reproducer.name for reproducer in REPRODUCERS])
-def test_hostile_patterns_get_their_answer_and_never_crash(hostile_outcomes, reproducer):
+def test_hostile_patterns_get_their_answer_and_never_crash(reproducer):
     # Each once crashed the process (regress aborting or segfaulting), held it for seconds, or got a
     # wrong verdict (lone surrogates replaced by U+FFFD, \B between the bytes of one character).
-    # A crash, a hang or a runaway allocation ends only the child, and fails here.
-    outcome = hostile_outcomes[reproducer]
+    # A crash, a hang or a runaway allocation ends only the child, and fails here; run caps its memory.
+    outcome = run(reproducer)
     assert outcome.crashed is None, outcome.crashed
     assert outcome.answer.startswith(reproducer.expected), outcome.answer
 
@@ -609,32 +605,18 @@ HOSTILE_CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def children():
-    """Every case's child, started at once so that they share the machine's cores."""
-    started = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "tests.hostile_cases", name],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-        for name in HOSTILE_CASES
-    }  # fmt: skip
-    yield started
-    for child in started.values():
-        if child.poll() is None:
-            child.kill()
-        # Its pipes are closed even where this worker ran none of its tests (another took them).
-        child.communicate()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", HOSTILE_CASES)
-def test_work_past_the_budget_is_answered_in_bounded_time_and_memory(children, name):
-    child = children[name]
+def test_work_past_the_budget_is_answered_in_bounded_time_and_memory(name):
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.hostile_cases", name],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
     try:
         out, err = child.communicate(timeout=CHILD_TIMEOUT)
     except subprocess.TimeoutExpired:
         child.kill()
+        child.communicate()
         pytest.fail(f"{name} did not finish within {CHILD_TIMEOUT} s")
     assert child.returncode == 0, err[-3000:]
     report = json.loads(out)
