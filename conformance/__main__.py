@@ -40,7 +40,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--examples",
         type=int,
         default=DEFAULT_EXAMPLES,
-        help="examples to draw, each a random schema and a small focused one",
+        help="examples to draw, each a random schema, one built around references and a small focused one",
     )
     parser.add_argument(
         "--output-examples",

@@ -300,7 +300,7 @@ def _has_not_boundary(tree: Node) -> bool:
 
 
 # The most instructions the RE2 programs of one schema's patterns may hold together: compiling takes
-# about a microsecond and 10 bytes each, and a 20-character pattern such as \p{L}{400} makes 478,000,
+# about a microsecond and 10 bytes each, and a 10-character pattern such as \p{L}{400} makes 478,000,
 # so a hundred of them took 30 s and 470 MB to register.
 MAX_PROGRAM = 500_000
 # RE2 takes up to 0.2 ms and 30 KB to read each property set (\p{L} is 650 ranges), whatever its
