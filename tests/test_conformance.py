@@ -4,9 +4,11 @@ import importlib
 import json
 from collections import Counter
 
+import jsonschema_rs
 import pytest
 from hypothesis import settings
 
+import toolreg
 import toolreg._jsonschema.output
 from conformance.__main__ import main
 from conformance._differential import compare, python_literal, run
@@ -14,7 +16,7 @@ from conformance._edges import EDGES, edge_instances, json_twins
 from conformance._impl import findings, load, toolreg_errors
 from conformance._official import keywords_used
 from conformance._oracle import Finding, Oracles, locate_false_subschemas
-from conformance._output import run_output
+from conformance._output import OutputReport, _compare, run_output
 from conformance._references import DEEP_TREE
 from conformance._regressions import REGRESSIONS
 from conformance._strategies import KEYWORD_VALUES
@@ -371,3 +373,26 @@ def test_divergence_multiple_of_is_exact():
     assert Oracles({"multipleOf": 0.1}).findings(133002.30000000002) == [
         Finding("", "multipleOf", "/multipleOf")
     ]
+
+
+def test_output_divergence_additional_properties_true_is_excused_only_for_true():
+    def compared(additional):
+        schema = {"contains": {"items": {"additionalProperties": additional, "minProperties": 1}}}
+        report = OutputReport()
+        instance = [[{"a": 1}]]
+        _compare(
+            report,
+            schema,
+            toolreg.compile(schema),
+            Oracles(schema),
+            instance,
+            jsonschema_rs.validator_for(schema),
+        )
+        return report
+
+    excused = compared(True)
+    assert excused.disagreements == [] and excused.excused["true-subschema"] == 1
+    # Any other subschema's annotation is written by both and compared.
+    compared_report = compared({"type": "integer"})
+    assert compared_report.disagreements == [] and not compared_report.excused
+    assert compared_report.compared_annotations == 1
