@@ -602,6 +602,8 @@ HOSTILE_CASES = {
     "many_properties_for_many_objects": answered_everywhere([]),
     "many_prefix_items_for_many_arrays": answered_everywhere([]),
     "a_closed_object_of_many_names_for_each_item": at_each_item(10_000, "additionalProperties"),
+    # Schema-size work for each value: past the budget on both paths.
+    "items_and_contains_at_every_level": answered_everywhere([["", "limit"]]),
 }
 
 

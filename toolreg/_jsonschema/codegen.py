@@ -33,6 +33,7 @@ from .pointer import InstanceKey, to_pointer
 from .schema import Compiled, Node
 from .sites import Site
 from .vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
+from .work import within_allowance
 
 __all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
@@ -243,9 +244,12 @@ class _Generator:
         # Whether the code calls a reference check, which needs a list for its errors.
         self.calls_checks = False
         # Whether the code counts work steps: only where the reference walk could spend more than the
-        # allowance for each value, that is with a subschema applied in place or patternProperties
-        # (see findings.spend); elsewhere it never runs out, and neither path counts.
-        self.spends = bool(compiled.in_place) or compiled.annotates or compiled.spends
+        # allowance for each value (see work.within_allowance); elsewhere its budget never runs out.
+        self.counts = not within_allowance(compiled)
+        # Whether its errors are Findings: where it counts, and wherever a value may be applied more
+        # than one schema, whose branches need lists of their own and a memo of the values found to
+        # be plain JSON, so that no value is walked twice for it.
+        self.findings = self.counts or bool(compiled.in_place) or compiled.annotates
         self.source = _Source()
         self.functions: dict[str, str] = {}
         self.pending: list[tuple[str, Path]] = []
@@ -332,6 +336,8 @@ class _Generator:
 
     def spend(self, depth: int, steps: str = "1") -> None:
         """Steps of the work budget, inline: a call would cost more than the step itself."""
+        if not self.counts:
+            return
         self.source.line(depth, f"errors.left[0] -= {steps}")
         self.source.line(depth, "if errors.left[0] < 0: spent(errors.left)")
 
@@ -344,7 +350,7 @@ class _Generator:
     def plain(self, value: str, path: list[str]) -> str:
         """The test that ``value`` is plain JSON within the depth left; where steps are counted, with
         the validation's record of the values found plain, so that none is walked twice."""
-        memo = ", errors" if self.spends else ""
+        memo = ", errors" if self.findings else ""
         return f"plain({value}, {self.levels(path)}{memo})"
 
     def path(self, path: list[str]) -> str:
@@ -654,13 +660,13 @@ class _Generator:
         for index, location in enumerate(prefix) if len(prefix) <= _INLINE_TABLE else ():
             item = self.source.fresh("x")
             line(depth, f"if {length} > {index}:")
-            if self.spends and not self.counts_itself(location):
+            if self.counts and not self.counts_itself(location):
                 self.spend(depth + 1)
             line(depth + 1, f"{item} = {value}[{index}]")
             self.emit(location, item, [*path, str(index)], depth + 1)
         start = len(prefix)
         items = self.compiled.node(plan["items"]) if "items" in plan else None
-        counted = self.spends and items is not None and not items_false
+        counted = self.counts and items is not None and not items_false
         if counted and not self.counts_itself(plan["items"]) and start:
             line(depth, f"if {length} > {start}:")
             self.spend(depth + 1, f"{length} - {start}")
@@ -740,7 +746,7 @@ class _Generator:
 
     def missing(self, node: Node, name: str, path: list[str], depth: int) -> None:
         """A required property found missing: one step, as the reference check spends for each."""
-        if self.spends:
+        if self.counts:
             self.spend(depth, str(MISSING_STEPS))
         self.fail(node, "required", name, path, depth)
 
@@ -771,7 +777,7 @@ class _Generator:
         """``prefixItems`` of more than a few schemas: a loop over the items the array has, each
         schema a function of its own, spending at once what the reference check spends."""
         line, table = self.source.line, self.node_table(enumerate(prefix))
-        if self.spends:
+        if self.counts:
             steps, total = [0], 0
             for location in prefix:
                 total += not self.counts_itself(location)
@@ -801,7 +807,7 @@ class _Generator:
         extra = self.compiled.node(plan["additionalProperties"]) if "additionalProperties" in plan else None
         if extra is not None and extra.boolean is False and self.yes_no:
             line(depth, f"if not {known}.issuperset({value}):")
-            if self.spends:
+            if self.counts:
                 self.spend(depth + 1, f"len({value}.keys() - {known})")  # as the reference check would
             line(depth + 1, "return False")
             return
@@ -821,7 +827,7 @@ class _Generator:
         if extra is None:
             line(depth + 2, f"if not {self.plain(item, [*path, key])}: raise NotPlainJSON")
             return
-        if self.spends:
+        if self.counts:
             self.spend(depth + 2)  # one step for each name it applies its schema to
         # The name is the instance's, not the schema's: a masked error hides it.
         self.emit(extra.location, item, [*path, f"K({key})"], depth + 2)
@@ -850,14 +856,14 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
     root = generator.function_for(())
     generator.write_functions()
     body = generator.take_root_body() if generator.drop_needless_entry_check(root) else None
-    source, spends = generator.source, generator.spends
+    source, findings = generator.source, generator.findings
     source.lines.extend(generator.tables)
     if yes_no:
         source.line(0, "def is_valid(v, limits):")
         # The budget the values known at a glance earn; the rest is counted once that is spent.
         # Code that counts no steps and calls no reference check needs no list at all.
         errors = "Refusing()" if generator.calls_checks else "None"
-        source.line(1, "errors = Verdict.glance(v, limits)" if spends else f"errors = {errors}")
+        source.line(1, "errors = Verdict.glance(v, limits)" if findings else f"errors = {errors}")
         source.line(1, "try:")
         if body is None:
             source.line(2, f"return {root}(v, (), errors, 0)")
@@ -870,7 +876,7 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
         source.line(2, "return False")
     else:
         source.line(0, "def validate(v, limits):")
-        source.line(1, "errors = Findings.glance(v, limits)" if spends else "errors = []")
+        source.line(1, "errors = Findings.glance(v, limits)" if findings else "errors = []")
         source.line(1, "try:")
         if body is None:
             source.line(2, f"{root}(v, (), errors, 0)")
@@ -881,7 +887,7 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
         source.line(2, "return None")
         source.line(1, "except OverBudget:")
         source.line(2, "return OverBudget")
-        source.line(1, "return list(errors)" if spends else "return errors")
+        source.line(1, "return list(errors)" if findings else "return errors")
     text = "\n".join(source.lines) + "\n"
     namespace = dict(source.namespace)
     exec(compile(text, "<toolreg fast path>", "exec"), namespace)

@@ -103,7 +103,6 @@ class _Compiler(References):
         # Whether subschemas note what they evaluate, for unevaluatedItems and unevaluatedProperties:
         # compile_schema starts again with it set when the schema turns out to hold one of them.
         self.annotates = annotates
-        self.spends = False
         self.recursive_anchors: dict[str, Path] = {}
         if text is None or MARKED_IN_TEXT.search(text):
             self._index(root, (), ROOT_URI)

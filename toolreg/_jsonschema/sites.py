@@ -56,10 +56,6 @@ class Compiler(Protocol):
     annotates: bool
     # The keywords its meta-schema's vocabularies leave out: annotations here.
     ignored: frozenset[str]
-    # Whether a keyword may spend more steps than the allowance for each value gives without a
-    # subschema applied in place (patterns tried on names): its function sets it, and the fast
-    # path then counts steps too.
-    spends: bool
 
     # The rows of the keywords this schema's dialect and vocabularies check, by name.
     @property

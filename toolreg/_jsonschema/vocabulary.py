@@ -97,6 +97,32 @@ def _named_schemas(value: Any) -> bool:
     return type(value) is dict
 
 
+# What a keyword's own check spends of the work budget (its row's ``work``; see ``work``), read from
+# its plan (see ``schema.Node``): the most steps for each value its schema object applies to, and the
+# most for each item or property of that value (a property's name included). The subschemas it
+# applies in place cost one step each besides, counted from the schema's shape.
+def _each_part(plan: Any) -> tuple[int, int]:
+    return 0, 1
+
+
+def _one_comparison(plan: Any) -> tuple[int, int]:
+    # A step when the value is an array or object, compared whole.
+    return 1, 0
+
+
+def _missing_names(plan: Any) -> tuple[int, int]:
+    return objects.MISSING_STEPS * len(plan), 0
+
+
+def _missing_dependents(plan: Any) -> tuple[int, int]:
+    return objects.MISSING_STEPS * sum(len(names) for names in plan.values()), 0
+
+
+def _each_pattern(plan: Any) -> tuple[int, int]:
+    # Each pattern is tried on each name here, and again by an additionalProperties beside it.
+    return 0, 2 * len(plan)
+
+
 @dataclass(frozen=True)
 class Keyword:
     """Everything toolreg knows of one keyword: the function that checks its value and builds its
@@ -117,6 +143,10 @@ class Keyword:
     ``spends_itself``: applying its schema object to a value spends a step of the work budget;
     ``refers``: it leads to another schema object by URI, so a loop of schemas may pass through it;
     ``marks``: it adds to the index of URIs, anchors and references made before compilation.
+    ``work``: what its own check spends of the work budget besides a step for each subschema it
+    applies in place, given its plan: the most steps for each value its schema object applies to, and
+    for each item or property of that value (``work`` bounds what any one value can cost from these);
+    ``apart`` that each of its subschemas applies to a different part (a name, a position).
 
     ``fast`` is what the generated fast path (see ``codegen``) does with it: ``"inline"`` tests it
     for the kind of value it speaks to; ``"nothing"`` has nothing to do (compilation checked it and
@@ -152,6 +182,8 @@ class Keyword:
     evaluates: Literal["", "names", "items"] = ""
     judges: bool = False
     refuses_rest: bool = False
+    work: Callable[[Any], tuple[int, int]] | None = None
+    apart: bool = False
 
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
@@ -170,9 +202,9 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("type", scalars._type, words=scalars._type_words, fast="inline", quick=_type_names,
             openai_strict=True),
     Keyword("enum", scalars._enum, words=scalars._enum_words, fast="inline", quick=_array,
-            openai_strict=True),
+            openai_strict=True, work=_one_comparison),
     Keyword("const", scalars._const, words=scalars._const_words, fast="inline", quick=_any,
-            openai_strict=True),
+            openai_strict=True, work=_one_comparison),
     Keyword("multipleOf", scalars._multiple_of, "number", words=scalars._multiple_of_words, fast="inline",
             quick=_positive, openai_strict=True),
     Keyword("minimum", scalars._minimum, "number", words=scalars._number_bound_words, fast="inline",
@@ -196,16 +228,18 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("maxItems", arrays._max_items, "array", words=arrays.size_words, fast="inline", quick=_count,
             openai_strict=True),
     Keyword("uniqueItems", arrays._unique_items, "array", words=arrays._unique_items_words, fast="inline",
-            quick=_boolean),
+            quick=_boolean, work=_each_part),
     Keyword("prefixItems", arrays._prefix_items, "array", "list", dialects=_ONLY_2020,
-            notes=arrays._prefix_items_note, fast="inline", quick=_schemas, evaluates="items"),
+            notes=arrays._prefix_items_note, fast="inline", quick=_schemas, evaluates="items",
+            work=_each_part, apart=True),
     Keyword("items", arrays._items, "array", "schema", dialects=_ONLY_2020, notes=arrays._every_item,
-            fast="inline", quick=_any, openai_strict=True, evaluates="items"),
+            fast="inline", quick=_any, openai_strict=True, evaluates="items", work=_each_part),
     Keyword("items", arrays._legacy_items, "array", "schema-or-list", dialects=_BEFORE_2020,
             notes=arrays._legacy_items_note, evaluates="items"),
     Keyword("additionalItems", arrays._additional_items, "array", "schema", dialects=_BEFORE_2020,
             evaluates="items", refuses_rest=True),
-    Keyword("contains", arrays._contains, "array", "schema", fast="called", evaluates="items", judges=True),
+    Keyword("contains", arrays._contains, "array", "schema", fast="called", evaluates="items", judges=True,
+            work=_each_part),
     Keyword("minContains", arrays._contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
     Keyword("maxContains", arrays._contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
     Keyword("minProperties", objects._min_properties, "object", words=arrays.size_words, fast="inline",
@@ -213,17 +247,18 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("maxProperties", objects._max_properties, "object", words=arrays.size_words, fast="inline",
             quick=_count),
     Keyword("required", objects._required, "object", words=objects._required_words, fast="inline",
-            quick=_distinct_strings, openai_strict=True),
+            quick=_distinct_strings, openai_strict=True, work=_missing_names),
     Keyword("dependentRequired", objects._dependent_required, "object", dialects=_SINCE_2019,
-            words=objects._requires_words, fast="called"),
-    Keyword("propertyNames", applicators._property_names, "object", "schema", fast="inline", quick=_any),
+            words=objects._requires_words, fast="called", work=_missing_dependents),
+    Keyword("propertyNames", applicators._property_names, "object", "schema", fast="inline", quick=_any,
+            work=_each_part),
     Keyword("properties", objects._properties, "object", "map", notes=objects._named_properties,
-            fast="inline", quick=_named_schemas, openai_strict=True, evaluates="names"),
+            fast="inline", quick=_named_schemas, openai_strict=True, evaluates="names", apart=True),
     Keyword("patternProperties", objects._pattern_properties, "object", "map",
-            notes=objects._patterned_properties, fast="called", evaluates="names"),
+            notes=objects._patterned_properties, fast="called", evaluates="names", work=_each_pattern),
     Keyword("additionalProperties", objects._additional_properties, "object", "schema",
             words=objects._no_extra_words, notes=objects._every_property, fast="inline", quick=_any,
-            openai_strict=True, evaluates="names", refuses_rest=True),
+            openai_strict=True, evaluates="names", refuses_rest=True, work=_each_part),
     Keyword("dependentSchemas", applicators._dependent_schemas, "object", "map", True, _SINCE_2019,
             fast="called"),
     Keyword("dependencies", applicators._dependencies, "object", "map", True, _ONLY_7,

@@ -14,7 +14,7 @@ from ..sites import Site, pattern_of
 from ..wording import NAMES_SHOWN, extra_words, show_within
 from .arrays import size_bound
 
-__all__ = ["requires", "present_in", "positions_in", "MISSING_STEPS", "UNCOUNTED_NAMES"]
+__all__ = ["requires", "present_in", "positions_in", "MISSING_STEPS"]
 
 
 def _min_properties(value: Any, site: Site) -> Check:
@@ -33,8 +33,6 @@ def _required(value: Any, site: Site) -> Check:
         site.refuse("must be a list of property names")
     if len(set(value)) != len(value):
         site.refuse("lists a property name twice")
-    if len(value) > UNCOUNTED_NAMES:
-        site.compiler.spends = True
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
@@ -133,10 +131,6 @@ def _additional_properties(value: Any, site: Site) -> Check:
 # What each missing name of required or dependentRequired costs: an error each, and a long list makes
 # many of each small object, so each is worth two steps (an error holds about 150 bytes).
 MISSING_STEPS = 2
-# How many names required (or all lists of dependentRequired) may hold before their errors could
-# pass the allowance for each value (with each other and the steps other keywords spend on the
-# value): past it the fast path counts steps too.
-UNCOUNTED_NAMES = 10
 
 
 def _allowed_text(known: frozenset[str], patterned: dict[str, Any]) -> str:
@@ -184,8 +178,6 @@ def _pattern_properties(value: Any, site: Site) -> Check:
         for source, schema in value.items()
     ]
 
-    site.compiler.spends = True
-
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             # One step for each pattern tried on each name, spent before they are tried.
@@ -213,8 +205,6 @@ def _dependent_required(value: Any, site: Site) -> Check:
 def requires(value: dict[str, list[str]], site: Site) -> Check:
     rules = list(value.items())
     positions = positions_in(rules)
-    if sum(map(len, value.values())) > UNCOUNTED_NAMES:
-        site.compiler.spends = True
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):

@@ -1,0 +1,147 @@
+"""The static bound on work: where it says a schema stays within the allowance, no instance passes it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import toolreg
+from toolreg._jsonschema.findings import Findings
+from toolreg._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE
+from toolreg._jsonschema.schema import compile_schema
+from toolreg._jsonschema.values import survey
+from toolreg._jsonschema.work import within_allowance
+
+NAMES = ("a", "b", "c")
+
+
+def _bounded(schema: Any) -> bool:
+    return within_allowance(compile_schema(schema, DEFAULT_LIMITS, None, False))
+
+
+def _steps(schema: Any, instance: Any) -> tuple[int, int]:
+    """The steps the reference walk spends on ``instance``, and how many values it holds."""
+    compiled = compile_schema(schema, DEFAULT_LIMITS, None, False)
+    _, values, _ = survey(instance, DEFAULT_LIMITS.max_depth)
+    plenty = 10**12
+    findings = Findings.budget(plenty)
+    compiled.checks[""](instance, (), findings)
+    return plenty - findings.left[0], values
+
+
+def _costly(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Schema objects made of the keywords that spend steps, a few at a time."""
+    lists = st.lists(subschemas, min_size=1, max_size=4)
+    named = st.dictionaries(st.sampled_from(NAMES), subschemas, min_size=1, max_size=3)
+    many = [*NAMES, *(f"n{index}" for index in range(30))]
+    names = st.lists(st.sampled_from(many), unique=True, max_size=30)
+    containers = st.sampled_from(([], [1], {}, {"a": 1}))
+    keyword_values = {
+        "allOf": lists,
+        "anyOf": lists,
+        "oneOf": lists,
+        "not": subschemas,
+        "if": subschemas,
+        "then": subschemas,
+        "else": subschemas,
+        "properties": named,
+        "patternProperties": st.dictionaries(st.sampled_from(("^a", "b", "^[ac]$")), subschemas, min_size=1),
+        "additionalProperties": subschemas,
+        "propertyNames": subschemas,
+        "items": subschemas,
+        "prefixItems": lists,
+        "contains": subschemas,
+        "uniqueItems": st.booleans(),
+        "required": names,
+        "dependentRequired": st.dictionaries(st.sampled_from(NAMES), names, max_size=2),
+        "dependentSchemas": named,
+        "enum": st.lists(containers | st.integers(0, 2), min_size=1, max_size=3),
+        "const": containers,
+        "$ref": st.sampled_from(("#", "#/$defs/d")),
+    }
+    return st.dictionaries(st.sampled_from(sorted(keyword_values)), st.none(), max_size=4).flatmap(
+        lambda chosen: st.fixed_dictionaries({name: keyword_values[name] for name in chosen})
+    )
+
+
+_SCHEMAS = st.recursive(st.booleans() | st.just({}), _costly, max_leaves=12).map(
+    lambda body: {"$defs": {"d": {"allOf": [{"$ref": "#"}]}}, **body} if isinstance(body, dict) else body
+)
+_INSTANCES = st.recursive(
+    st.integers(0, 2) | st.sampled_from(("a", "b")),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@given(_SCHEMAS, st.lists(_INSTANCES, min_size=1, max_size=4))
+def test_a_schema_within_the_allowance_never_spends_more(schema: Any, instances: list[Any]) -> None:
+    try:
+        bounded = _bounded(schema)
+    except toolreg.SchemaError:
+        return  # a loop of in-place references, say: refused before any bound is asked for
+    if not bounded:
+        return
+    for instance in instances:
+        steps, values = _steps(schema, instance)
+        assert steps <= WORK_PER_VALUE * values, (steps, values)
+
+
+def _array_of_both(depth: int) -> Any:
+    """items and contains, each applying the whole schema below: 2^depth applications at the bottom."""
+    schema: Any = {"type": "integer"}
+    for _ in range(depth):
+        schema = {"type": "array", "items": schema, "contains": schema}
+    return schema
+
+
+def _nested_arrays(depth: int, width: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value] * width
+    return value
+
+
+@pytest.mark.parametrize(
+    ("schema", "bounded"),
+    [
+        ({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, True),
+        ({"properties": {"c": {"items": {"$ref": "#"}}}}, True),  # a tree: one application a value
+        ({"properties": {"left": {"$ref": "#"}, "right": {"$ref": "#"}}}, True),  # names apart
+        ({"prefixItems": [{"$ref": "#"}, {"$ref": "#"}]}, True),  # positions apart
+        ({"allOf": [{}] * 40}, True),
+        ({"allOf": [{}] * 60}, False),  # 60 steps at one value
+        ({"required": [f"n{index}" for index in range(30)]}, False),  # two steps a missing name
+        ({"items": {"$ref": "#"}, "contains": {"$ref": "#"}}, False),  # doubles at each level
+        ({"patternProperties": {"^a": {"$ref": "#"}}, "additionalProperties": {"$ref": "#"}}, False),
+        ({"patternProperties": {"^a": {"$ref": "#"}, "a$": {"$ref": "#"}}}, False),  # both match "a"
+        ({"patternProperties": {"^a": {"$ref": "#"}}}, True),
+        (_array_of_both(2), True),
+        (_array_of_both(7), False),
+        ({"$schema": "https://json-schema.org/draft/2019-09/schema"}, False),  # no fast path to spare
+        ({"unevaluatedProperties": False}, False),
+    ],
+)
+def test_the_bound_of_known_shapes(schema: Any, bounded: bool) -> None:
+    assert _bounded(schema) is bounded
+
+
+def test_the_fast_path_counts_where_the_reference_walk_could_run_out() -> None:
+    # Schema-size applications for each value: the reference walk runs out of budget, and the fast
+    # path, which once counted only with a subschema applied in place, must stop alike.
+    validator = toolreg.compile(_array_of_both(7)).prepare()
+    instance = _nested_arrays(7, 3)
+    reference = validator.validate_reference(instance)
+    assert [error.keyword for error in reference] == ["limit"]
+    assert validator.validate(instance) == reference
+    assert validator.is_valid(instance) is False
+
+
+def test_the_fast_path_counts_nothing_where_the_schema_stays_within_it() -> None:
+    validator = toolreg.compile({"properties": {"c": {"items": {"$ref": "#"}}}}).prepare()
+    assert "errors.left" not in validator.source
+    counting = toolreg.compile({"items": {"$ref": "#"}, "contains": {"$ref": "#"}}).prepare()
+    assert "errors.left" in counting.source

@@ -1,0 +1,171 @@
+"""The most steps of work one validation can spend on any one value, bounded from the schema alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .findings import Path
+from .limits import WORK_PER_VALUE
+from .pointer import to_pointer
+from .schema import Compiled
+from .vocabulary import DEFAULT_DIALECT
+
+__all__ = ["within_allowance"]
+
+# Every sum below stops here: past the allowance for each value, how far past does not matter.
+_PAST = WORK_PER_VALUE + 1
+
+
+class _Shape:
+    """One schema object as the bound reads it: the steps its keywords spend at its value and at each
+    part of it, the schemas it applies in place (by pointer, repeats kept), and those it applies to
+    the parts, a group for each keyword, with whether they apply to different parts."""
+
+    __slots__ = ("at_value", "per_part", "in_place", "parts")
+
+    def __init__(self) -> None:
+        self.at_value = 0
+        self.per_part = 0
+        self.in_place: list[str] = []
+        self.parts: list[tuple[bool, list[str]]] = []
+
+    def over_parts(self, bound: dict[str, int]) -> int:
+        """What the schemas it applies to the parts can cost one part, by ``bound``: each group's
+        most if its schemas apply to different parts, else their sum."""
+        return sum((max if apart else sum)(bound[part] for part in group) for apart, group in self.parts)
+
+
+def within_allowance(compiled: Compiled) -> bool:
+    """Whether no instance can make the reference walk spend more than ``WORK_PER_VALUE`` steps for
+    each of its values, so that its work budget never runs out and the fast path need not count.
+
+    An application of a schema object to a value costs that value ``own`` steps (its keywords', and
+    one for each schema it applies in place with that one's ``own``), and each part of the value
+    ``each`` (its keywords' and those of the schemas it applies in place). A value costs the ``own``
+    of every schema applied to it and the ``each`` of every one applied to its parent. For one
+    application, what any value below can cost is bounded by taking every schema that may apply to
+    a part as applying to the same one: at depth 0 ``own``, at depth 1 ``each`` and the ``own`` of
+    the parts' schemas, deeper the sum of those schemas' own bounds. A recursive schema makes that
+    a least fixed point, found by raising the bounds until none moves; as each stops just past the
+    allowance, that ends soon.
+    """
+    if compiled.annotates or compiled.dynamic or compiled.dialect != DEFAULT_DIALECT:
+        return False  # notes for unevaluated* and dynamic scopes spend in ways this does not follow
+    shapes = _shapes(compiled)
+    if shapes is None:
+        return False
+    inner_first = _inner_first(shapes)
+    if inner_first is None:
+        return False
+    own = _summed(shapes, inner_first, lambda shape, done: shape.at_value + _inner(shape, done, 1))
+    each = _summed(shapes, inner_first, lambda shape, done: shape.per_part + _inner(shape, done))
+    parts_own = _summed(shapes, inner_first, lambda shape, done: shape.over_parts(own) + _inner(shape, done))
+    # below: the bound of one application; deeper: what the schemas it (and what it applies in
+    # place) applies to the parts can cost a value at depth 2 or more.
+    below = {pointer: max(own[pointer], min(_PAST, each[pointer] + parts_own[pointer])) for pointer in shapes}
+    deeper = dict.fromkeys(shapes, 0)
+    readers: dict[str, set[str]] = {pointer: set() for pointer in shapes}
+    for pointer, shape in shapes.items():
+        for read in (*shape.in_place, *(part for _, group in shape.parts for part in group)):
+            readers[read].add(pointer)
+    waiting, queued = list(shapes), set(shapes)
+    while waiting:
+        pointer = waiting.pop()
+        queued.discard(pointer)
+        shape = shapes[pointer]
+        total = min(_PAST, shape.over_parts(below) + sum(deeper[inner] for inner in shape.in_place))
+        if total <= deeper[pointer]:
+            continue
+        deeper[pointer] = total
+        below[pointer] = max(below[pointer], total)
+        for reader in readers[pointer] - queued:
+            queued.add(reader)
+            waiting.append(reader)
+    return below[""] <= WORK_PER_VALUE
+
+
+def _shapes(compiled: Compiled) -> dict[str, _Shape] | None:
+    """Every schema object the root reaches, by pointer; None if one uses a keyword the bound does not
+    follow (one that refers to schemas other than by ``$ref``)."""
+    rows = compiled.keywords
+    shapes: dict[str, _Shape] = {}
+    pending: list[Path] = [()]
+    while pending:
+        location = pending.pop()
+        pointer = to_pointer(location)
+        if pointer in shapes:
+            continue
+        shape = shapes[pointer] = _Shape()
+        for name, plan in compiled.node(location).keywords.items():
+            row = rows[name]
+            if row.work is not None:
+                at_value, per_part = row.work(plan)
+                shape.at_value += at_value
+                shape.per_part += per_part
+            if name == "$ref":
+                found: list[Path] = [plan]
+            elif row.refers:
+                return None
+            elif row.holds and (row.in_place or row.instance_type in ("array", "object")):
+                found = _locations(row.holds, plan)
+            else:
+                continue  # no subschemas, or ones applied only where a $ref leads ($defs)
+            pending.extend(found)
+            if row.in_place:
+                shape.in_place.extend(map(to_pointer, found))
+            elif found:
+                shape.parts.append((row.apart, [to_pointer(location) for location in found]))
+    return shapes
+
+
+def _locations(holds: str, plan: Any) -> list[Path]:
+    """The subschema locations in a keyword's plan (see ``schema.Node``), as its row's ``holds`` says."""
+    if holds == "map":
+        return [location for _, location in plan]
+    if holds == "list" or (holds == "schema-or-list" and plan and type(plan[0]) is tuple):
+        return list(plan)
+    return [plan]
+
+
+def _inner(shape: _Shape, done: dict[str, int], each_step: int = 0) -> int:
+    """The sum over the schemas ``shape`` applies in place of ``done``, and of ``each_step`` for each."""
+    return sum(each_step + done[inner] for inner in shape.in_place)
+
+
+def _summed(
+    shapes: dict[str, _Shape], inner_first: list[str], total: Callable[[_Shape, dict[str, int]], int]
+) -> dict[str, int]:
+    """``total`` of each schema object, given those of the schemas it applies in place, each stopped
+    just past the allowance."""
+    found: dict[str, int] = {}
+    for pointer in inner_first:
+        found[pointer] = min(_PAST, total(shapes[pointer], found))
+    return found
+
+
+def _inner_first(shapes: dict[str, _Shape]) -> list[str] | None:
+    """The pointers, each after every schema it applies in place, found without recursion (a chain of
+    thousands of $refs is a valid schema); None for a loop of them, which compilation refuses unless
+    it never applies (a ``then`` without ``if`` leading back), and which the bound leaves alone."""
+    order: list[str] = []
+    seen: set[str] = set()
+    for start in shapes:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, on_stack = [(start, iter(shapes[start].in_place))], {start}
+        while stack:
+            pointer, inner = stack[-1]
+            following = next(inner, None)
+            if following is None:
+                stack.pop()
+                on_stack.discard(pointer)
+                order.append(pointer)
+            elif following in on_stack:
+                return None
+            elif following not in seen:
+                seen.add(following)
+                on_stack.add(following)
+                stack.append((following, iter(shapes[following].in_place)))
+    return order
