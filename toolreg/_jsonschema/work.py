@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
 from typing import Any
 
@@ -69,9 +70,11 @@ def within_allowance(compiled: Compiled) -> bool:
     for pointer, shape in shapes.items():
         for read in (*shape.in_place, *(part for _, group in shape.parts for part in group)):
             readers[read].add(pointer)
-    waiting, queued = list(shapes), set(shapes)
+    # First in, first out: a schema read by thousands is worked out again once a round, not once for
+    # each of them that moved.
+    waiting, queued = collections.deque(shapes), set(shapes)
     while waiting:
-        pointer = waiting.pop()
+        pointer = waiting.popleft()
         queued.discard(pointer)
         shape = shapes[pointer]
         total = min(_PAST, shape.over_parts(below) + sum(deeper[inner] for inner in shape.in_place))
