@@ -145,3 +145,31 @@ def test_the_fast_path_counts_nothing_where_the_schema_stays_within_it() -> None
     assert "errors.left" not in validator.source
     counting = toolreg.compile({"items": {"$ref": "#"}, "contains": {"$ref": "#"}}).prepare()
     assert "errors.left" in counting.source
+
+
+def test_values_handed_over_at_every_level_are_shown_plain_once(monkeypatch):
+    # patternProperties is handed to its reference check at each of 30 levels, each time on a value
+    # first shown plain JSON: without the memo that counting used to bring, each level walked
+    # everything below it again.
+    import toolreg._jsonschema.codegen as codegen
+
+    visits = 0
+    for name in ("plain_json", "_plain_depth"):
+        original = getattr(codegen, name)
+
+        def counted(*arguments, original=original):
+            nonlocal visits
+            visits += 1
+            return original(*arguments)
+
+        monkeypatch.setattr(codegen, name, counted)
+    schema: Any = {}
+    instance: Any = {"z": [[] for _ in range(200)]}
+    for _ in range(30):
+        schema = {"properties": {"a": schema}, "patternProperties": {"^b": {}}}
+        instance = {"a": instance}
+    validator = toolreg.compile(schema).prepare()
+    assert "errors.left" not in validator.source  # it counts no work
+    assert validator.validate(instance) == []
+    containers = 30 + 1 + 1 + 200
+    assert visits <= 2 * containers, visits

@@ -67,6 +67,8 @@ _IN_PLACE = frozenset(
 # A schema object holding one of these is handed over whole: its reference check collects what the
 # others evaluate.
 _UNEVALUATED = frozenset(name for name, fast in _FAST.items() if fast == "whole")
+# Keywords whose reference checks the generated code calls, on values it has shown plain JSON.
+_HANDED_OVER = frozenset(name for name, fast in _FAST.items() if fast in ("called", "whole"))
 # Keywords that spend a step each time their schema object is applied to a value.
 _SPENDS_ITSELF = frozenset(row.name for row in VOCABULARY if row.spends_itself)
 # The ones that speak to one type of instance, as the vocabulary says.
@@ -246,10 +248,16 @@ class _Generator:
         # Whether the code counts work steps: only where the reference walk could spend more than the
         # allowance for each value (see work.within_allowance); elsewhere its budget never runs out.
         self.counts = not within_allowance(compiled)
-        # Whether its errors are Findings: where it counts, and wherever a value may be applied more
-        # than one schema, whose branches need lists of their own and a memo of the values found to
-        # be plain JSON, so that no value is walked twice for it.
-        self.findings = self.counts or bool(compiled.in_place) or compiled.annotates
+        # Whether its errors are Findings: where it counts; wherever a value may be applied more than
+        # one schema, whose branches need lists of their own; and wherever it hands values to
+        # reference checks, each first shown plain JSON: the memo of the values found plain, kept
+        # there, walks no value twice, however many levels above it are handed over too.
+        self.findings = (
+            self.counts
+            or bool(compiled.in_place)
+            or compiled.annotates
+            or not _HANDED_OVER.isdisjoint(compiled.used)
+        )
         self.source = _Source()
         self.functions: dict[str, str] = {}
         self.pending: list[tuple[str, Path]] = []

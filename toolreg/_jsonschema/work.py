@@ -67,9 +67,15 @@ def within_allowance(compiled: Compiled) -> bool:
     below = {pointer: max(own[pointer], min(_PAST, each[pointer] + parts_own[pointer])) for pointer in shapes}
     deeper = dict.fromkeys(shapes, 0)
     readers: dict[str, set[str]] = {pointer: set() for pointer in shapes}
+    links = 0
     for pointer, shape in shapes.items():
         for read in (*shape.in_place, *(part for _, group in shape.parts for part in group)):
             readers[read].add(pointer)
+            links += 1
+    # The bounds rise by at least one each time they move, up to just past the allowance, so that many
+    # passes over the schema suffice unless a long loop raises them one step a lap: past it, the
+    # answer is no, which only makes the fast path count.
+    reads_left = _PAST * (len(shapes) + links)
     # First in, first out: a schema read by thousands is worked out again once a round, not once for
     # each of them that moved.
     waiting, queued = collections.deque(shapes), set(shapes)
@@ -77,6 +83,9 @@ def within_allowance(compiled: Compiled) -> bool:
         pointer = waiting.popleft()
         queued.discard(pointer)
         shape = shapes[pointer]
+        reads_left -= 1 + len(shape.in_place) + sum(len(group) for _, group in shape.parts)
+        if reads_left < 0:
+            return False
         total = min(_PAST, shape.over_parts(below) + sum(deeper[inner] for inner in shape.in_place))
         if total <= deeper[pointer]:
             continue
