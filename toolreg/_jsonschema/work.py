@@ -65,6 +65,8 @@ def within_allowance(compiled: Compiled) -> bool:
     # below: the bound of one application; deeper: what the schemas it (and what it applies in
     # place) applies to the parts can cost a value at depth 2 or more.
     below = {pointer: max(own[pointer], min(_PAST, each[pointer] + parts_own[pointer])) for pointer in shapes}
+    if max(below.values()) >= _PAST:
+        return False
     deeper = dict.fromkeys(shapes, 0)
     readers: dict[str, set[str]] = {pointer: set() for pointer in shapes}
     links = 0
@@ -91,6 +93,8 @@ def within_allowance(compiled: Compiled) -> bool:
             continue
         deeper[pointer] = total
         below[pointer] = max(below[pointer], total)
+        if total >= _PAST:
+            return False  # the root's bound is at least that of any schema it reaches
         for reader in readers[pointer] - queued:
             queued.add(reader)
             waiting.append(reader)
