@@ -48,8 +48,8 @@ def within_allowance(compiled: Compiled) -> bool:
     application, what any value below can cost is bounded by taking every schema that may apply to
     a part as applying to the same one: at depth 0 ``own``, at depth 1 ``each`` and the ``own`` of
     the parts' schemas, deeper the sum of those schemas' own bounds. A recursive schema makes that
-    a least fixed point, found by raising the bounds until none moves; as each stops just past the
-    allowance, that ends soon.
+    a least fixed point, found by raising the bounds until none moves. The root's bound is at least
+    that of every schema it reaches, so the answer is no as soon as any passes the allowance.
     """
     if compiled.annotates or compiled.dynamic or compiled.dialect != DEFAULT_DIALECT:
         return False  # notes for unevaluated* and dynamic scopes spend in ways this does not follow
