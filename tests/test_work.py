@@ -147,10 +147,21 @@ def test_the_fast_path_counts_nothing_where_the_schema_stays_within_it() -> None
     assert "errors.left" in counting.source
 
 
-def test_values_handed_over_at_every_level_are_shown_plain_once(monkeypatch):
-    # patternProperties is handed to its reference check at each of 30 levels, each time on a value
-    # first shown plain JSON: without the memo that counting used to bring, each level walked
-    # everything below it again.
+def _handed_over(level: Any) -> Any:
+    return {"properties": {"a": level}, "patternProperties": {"^b": {}}}
+
+
+def _referred_beside_properties(level: Any) -> Any:
+    # The object's own properties name "b" only, so its code shows "a" plain JSON, and the $ref
+    # beside them descends into "a".
+    return {"$defs": {"t": {"properties": {"a": level}}}, "$ref": "#/$defs/t", "properties": {"b": {}}}
+
+
+@pytest.mark.parametrize("wrap", [_handed_over, _referred_beside_properties])
+def test_a_value_is_shown_plain_json_once_however_many_levels_look_at_it(monkeypatch, wrap):
+    # At each of 30 levels the code shows a value plain JSON: to hand it to patternProperties's
+    # reference check, or as a property its schema object does not name, beside a $ref that names it.
+    # Without the memo that counting used to bring, each level walked everything below it again.
     import toolreg._jsonschema.codegen as codegen
 
     visits = 0
@@ -166,10 +177,9 @@ def test_values_handed_over_at_every_level_are_shown_plain_once(monkeypatch):
     schema: Any = {}
     instance: Any = {"z": [[] for _ in range(200)]}
     for _ in range(30):
-        schema = {"properties": {"a": schema}, "patternProperties": {"^b": {}}}
-        instance = {"a": instance}
+        schema, instance = wrap(schema), {"a": instance}
     validator = toolreg.compile(schema).prepare()
     assert "errors.left" not in validator.source  # it counts no work
-    assert validator.validate(instance) == []
+    assert validator.validate(instance) == validator.validate_reference(instance)
     containers = 30 + 1 + 1 + 200
     assert visits <= 2 * containers, visits
