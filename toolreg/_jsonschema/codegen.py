@@ -370,8 +370,8 @@ class _Generator:
         return node.boolean is None and not _SPENDS_ITSELF.isdisjoint(node.keywords)
 
     def plain(self, value: str, path: list[str]) -> str:
-        """The test that ``value`` is plain JSON within the depth left; where steps are counted, with
-        the validation's record of the values found plain, so that none is walked twice."""
+        """The test that ``value`` is plain JSON within the depth left; where the errors are Findings,
+        with the validation's record of the values found plain, so that none is walked twice."""
         memo = ", errors" if self.findings else ""
         return f"plain({value}, {self.levels(path)}{memo})"
 
