@@ -183,3 +183,18 @@ def test_a_value_is_shown_plain_json_once_however_many_levels_look_at_it(monkeyp
     assert validator.validate(instance) == validator.validate_reference(instance)
     containers = 30 + 1 + 1 + 200
     assert visits <= 2 * containers, visits
+
+
+def _ring(length: int) -> Any:
+    """Positions that each hand their items to the one before, the first to the last: one schema a
+    value, so within the allowance, but the bound's figures go round the ring a step a pass."""
+    prefix: list[Any] = [{"items": {"$ref": f"#/prefixItems/{index - 1}"}} for index in range(length)]
+    prefix[0] = {"items": {"$ref": f"#/prefixItems/{length - 1}"}, "required": [f"n{i}" for i in range(10)]}
+    return {"prefixItems": prefix}
+
+
+def test_a_bound_that_would_take_many_passes_gives_up_and_the_fast_path_counts() -> None:
+    assert _bounded(_ring(5))
+    # Each pass reads the root's 300 positions again: past a bounded number of reads the answer is no.
+    assert not _bounded(_ring(300))
+    assert "errors.left" in toolreg.compile(_ring(300)).prepare().source
