@@ -198,3 +198,31 @@ def test_a_bound_that_would_take_many_passes_gives_up_and_the_fast_path_counts()
     # Each pass reads the root's 300 positions again: past a bounded number of reads the answer is no.
     assert not _bounded(_ring(300))
     assert "errors.left" in toolreg.compile(_ring(300)).prepare().source
+
+
+def test_unique_items_keys_each_array_once_at_every_level_of_a_recursive_schema(monkeypatch):
+    # uniqueItems keys each array it compares, and keeps the keys in the validation's memo, which the
+    # generated code passes it even where it counts no work: else each level keyed all below it again.
+    from toolreg._jsonschema.values import ValueKeys
+
+    keyed = 0
+    number = ValueKeys._number
+
+    def counted(self, value):
+        nonlocal keyed
+        keyed += 1
+        return number(self, value)
+
+    monkeypatch.setattr(ValueKeys, "_number", counted)
+    schema = {
+        "$ref": "#/$defs/node",
+        "$defs": {"node": {"uniqueItems": True, "items": {"$ref": "#/$defs/node"}}},
+    }
+    instance: Any = [[index, index + 1] for index in range(200)]
+    for _ in range(30):
+        instance = [instance]
+    validator = toolreg.compile(schema).prepare()
+    assert "errors.left" not in validator.source  # it counts no work
+    assert validator.validate(instance) == []
+    containers = 30 + 1 + 200
+    assert keyed <= 2 * containers, keyed

@@ -67,8 +67,13 @@ _IN_PLACE = frozenset(
 # A schema object holding one of these is handed over whole: its reference check collects what the
 # others evaluate.
 _UNEVALUATED = frozenset(name for name, fast in _FAST.items() if fast == "whole")
-# Keywords whose reference checks the generated code calls, on values it has shown plain JSON.
-_HANDED_OVER = frozenset(name for name, fast in _FAST.items() if fast in ("called", "whole"))
+# Keywords whose reference checks the generated code calls on every value they speak to, valid or
+# not: those it hands values to, shown plain JSON first, and uniqueItems, whose check keeps the key of
+# each array and object in the validation's memo, so that each level of a recursive schema does not
+# key its whole value again.
+_HANDED_OVER = frozenset(
+    [*(name for name, fast in _FAST.items() if fast in ("called", "whole")), "uniqueItems"]
+)
 # Keywords that spend a step each time their schema object is applied to a value.
 _SPENDS_ITSELF = frozenset(row.name for row in VOCABULARY if row.spends_itself)
 # The ones that speak to one type of instance, as the vocabulary says.
@@ -263,9 +268,9 @@ class _Generator:
         self.counts = not within_allowance(compiled)
         # Whether its errors are Findings: where it counts; wherever a value may be applied more than
         # one schema, whose branches need lists of their own; and wherever it hands values to
-        # reference checks, each first shown plain JSON: the memo of the values found plain, kept
-        # there, walks no value twice, however many levels above it are handed over too. (A plain
-        # list costs a valid nested call a tenth less.)
+        # reference checks: the memo kept there (of the values found plain JSON, of the keys
+        # uniqueItems made) works nothing out twice, however many levels above look at it too. (A
+        # plain list costs a valid nested call a tenth less.)
         self.findings = (
             self.counts
             or compiled.annotates
