@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 import toolreg
+from toolreg._jsonschema.pointer import split
 
 from ._differential import _no_local_constants
 from ._oracle import Oracles, non_finite_places
@@ -273,8 +274,7 @@ def _compare(
 def _at(schema: Any, path: str) -> Any:
     """The value at an evaluation path that follows no reference, else None."""
     value = schema
-    for segment in _segments(path):
-        segment = segment.replace("~1", "/").replace("~0", "~")
+    for segment in split(path):
         if segment in ("$ref", "$dynamicRef", "$recursiveRef"):
             return None
         if isinstance(value, dict) and segment in value:

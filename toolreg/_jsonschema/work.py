@@ -139,7 +139,7 @@ def _locations(holds: str, plan: Any) -> list[Path]:
     """The subschema locations in a keyword's plan (see ``schema.Node``), as its row's ``holds`` says."""
     if holds == "map":
         return [location for _, location in plan]
-    if holds == "list" or (holds == "schema-or-list" and plan and type(plan[0]) is tuple):
+    if holds == "list":
         return list(plan)
     return [plan]
 
