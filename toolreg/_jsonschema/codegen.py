@@ -67,12 +67,11 @@ _IN_PLACE = frozenset(
 # A schema object holding one of these is handed over whole: its reference check collects what the
 # others evaluate.
 _UNEVALUATED = frozenset(name for name, fast in _FAST.items() if fast == "whole")
-# Keywords whose reference checks the generated code calls on every value they speak to, valid or
-# not: those it hands values to, shown plain JSON first, and uniqueItems, whose check keeps the key of
-# each array and object in the validation's memo, so that each level of a recursive schema does not
-# key its whole value again.
-_HANDED_OVER = frozenset(
-    [*(name for name, fast in _FAST.items() if fast in ("called", "whole")), "uniqueItems"]
+# Keywords whose reference checks need the validation's memo (see findings.Memo): those the generated
+# code hands values to, shown plain JSON first, and those whose checks keep what they work out there
+# (the rows' ``memo``), so that no level of a recursive schema works it out again.
+_HANDED_OVER = frozenset(name for name, fast in _FAST.items() if fast in ("called", "whole")) | frozenset(
+    row.name for row in VOCABULARY if row.memo
 )
 # Keywords that spend a step each time their schema object is applied to a value.
 _SPENDS_ITSELF = frozenset(row.name for row in VOCABULARY if row.spends_itself)

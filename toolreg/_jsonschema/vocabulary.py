@@ -146,7 +146,9 @@ class Keyword:
     ``work``: what its own check spends of the work budget besides a step for each subschema it
     applies in place, given its plan: the most steps for each value its schema object applies to, and
     for each item or property of that value (``work`` bounds what any one value can cost from these);
-    ``apart`` that each of its subschemas applies to a different part (a name, a position).
+    ``apart`` that each of its subschemas applies to a different part (a name, a position); ``memo``
+    that its check keeps what it works out in the validation's memo (see ``findings.Memo``), which the
+    fast path then hands it.
 
     ``fast`` is what the generated fast path (see ``codegen``) does with it: ``"inline"`` tests it
     for the kind of value it speaks to; ``"nothing"`` has nothing to do (compilation checked it and
@@ -184,6 +186,7 @@ class Keyword:
     refuses_rest: bool = False
     work: Callable[[Any], tuple[int, int]] | None = None
     apart: bool = False
+    memo: bool = False
 
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
@@ -228,7 +231,7 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("maxItems", arrays._max_items, "array", words=arrays.size_words, fast="inline", quick=_count,
             openai_strict=True),
     Keyword("uniqueItems", arrays._unique_items, "array", words=arrays._unique_items_words, fast="inline",
-            quick=_boolean, work=_each_part),
+            quick=_boolean, work=_each_part, memo=True),
     Keyword("prefixItems", arrays._prefix_items, "array", "list", dialects=_ONLY_2020,
             notes=arrays._prefix_items_note, fast="inline", quick=_schemas, evaluates="items",
             work=_each_part, apart=True),
