@@ -6,7 +6,12 @@ import importlib
 from typing import Any
 
 import toolreg
+from toolreg._jsonschema.glance import Glance
+from toolreg._jsonschema.limits import DEFAULT_LIMITS
 from toolreg._jsonschema.pointer import to_pointer
+from toolreg._jsonschema.quick import vouch
+from toolreg._jsonschema.schema import guarded_pattern
+from toolreg._jsonschema.values import snapshot
 
 from ._official import Implementation
 from ._oracle import Finding
@@ -18,24 +23,43 @@ class FastPathMismatch(AssertionError):
     """toolreg's generated fast path and its reference walk gave different errors."""
 
 
-_last_compiled: list[tuple[Any, toolreg.Validator]] = []
+_last_compiled: list[tuple[Any, toolreg.Validator, Glance | None]] = []
+
+
+def _glance(schema: Any) -> Glance | None:
+    """What a registry answers a valid first call with before compiling, where it would (see ``glance``)."""
+    patterns: dict[str, Any] = {}
+
+    def pattern_and_risk(source: str) -> Any:
+        return guarded_pattern(source, patterns)
+
+    root = snapshot(schema, DEFAULT_LIMITS.max_schema_depth)
+    return (
+        Glance(root, DEFAULT_LIMITS, pattern_and_risk, False)
+        if vouch(root, DEFAULT_LIMITS, pattern_and_risk)
+        else None
+    )
 
 
 def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
     """The default implementation under test: toolreg's fast path, held to its reference walk too.
 
     The two must return the same errors in the same order, messages and facts included, and the
-    same masked forms.
+    same masked forms; and where a registry would answer a first call from the snapshot alone, that
+    answer must be the same verdict.
     """
     if not _last_compiled or _last_compiled[0][0] is not schema:
         # One schema is judged against several instances in a row: compile it once for them.
-        _last_compiled[:] = [(schema, toolreg.compile(schema).prepare())]
-    validator = _last_compiled[0][1]
+        _last_compiled[:] = [(schema, toolreg.compile(schema).prepare(), _glance(schema))]
+    _, validator, glance = _last_compiled[0]
     fast, reference = validator.validate(instance), validator.validate_reference(instance)
     if fast != reference:
         raise FastPathMismatch(
             f"fast path {[e.to_dict() for e in fast]} != reference {[e.to_dict() for e in reference]}"
         )
+    glanced = None if glance is None else glance.verdict(instance)[0]
+    if glanced is not None and glanced != (not fast):
+        raise FastPathMismatch(f"a registry's first call would answer valid={glanced}, the walk {not fast}")
     fast_masked, reference_masked = [e.masked() for e in fast], [e.masked() for e in reference]
     if fast_masked != reference_masked:
         raise FastPathMismatch(

@@ -22,6 +22,7 @@ from ._errors import (
 )
 from ._feedback import UNPRINTABLE
 from ._jsonschema.errors import OK, Result, SchemaError, ValidationError, freeze, thaw
+from ._jsonschema.glance import Glance
 from ._jsonschema.limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._jsonschema.quick import vouch
 from ._jsonschema.regex import Pattern
@@ -376,9 +377,11 @@ class Registry:
             )
 
             # A schema the quick check vouches for is compiled at its tool's first call: a catalog
-            # of hundreds of tools, most called rarely, starts without building checks for all.
+            # of hundreds of tools, most called rarely, starts without building checks for all, and a
+            # valid first call is answered from the snapshot itself (see glance).
             if vouch(plain, self.limits, self._guarded_pattern):
-                validator = Validator._deferred(plain, self.limits, compile_it)
+                glance = Glance(plain, self.limits, self._guarded_pattern, self.assert_formats)
+                validator = Validator._deferred(plain, self.limits, compile_it, glance)
             else:
                 validator = Validator._of(compile_it())  # refuses it, saying why, or accepts it
             validator = self._shared.setdefault(text, validator)

@@ -16,12 +16,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from .findings import Path
 from .limits import Limits
 from .pointer import ARRAY_INDEX
 from .regex import MAX_PROGRAM, Pattern, RegexSyntaxError, UnsupportedPattern
 from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS, keywords
 
-__all__ = ["vouch"]
+__all__ = ["vouch", "ref_location", "schema_at"]
 
 # Compiles a pattern (once per registry) and says what in it needs a backtracking engine, if anything;
 # raises RegexSyntaxError or UnsupportedPattern.
@@ -120,29 +121,50 @@ def _leads_to_a_schema(root: Any, ref: str) -> bool:
     """Whether ``ref`` names a place the walk read as a schema (so it was vouched for), by keyword
     and position only, whose keywords apply nothing else to the same value (so no loop of them can
     come back to the ``$ref``)."""
+    location = ref_location(root, ref)
+    if location is None:
+        return False
+    target = schema_at(root, location)
+    return type(target) is bool or (type(target) is dict and _IN_PLACE.isdisjoint(target))
+
+
+def ref_location(root: Any, ref: str) -> Path | None:
+    """Where the local ``ref`` of a vouched schema leads, a list's positions as numbers, if it names a
+    schema by keyword and position; else None."""
     target = root
     tokens = ref[2:].split("/") if ref != "#" else []
+    location: list[str | int] = []
     position = 0
     while position < len(tokens):
         keyword = tokens[position]
         if type(target) is not dict or keyword not in target:
-            return False
+            return None
         target = target[keyword]
+        location.append(keyword)
         if keyword in _ONE:
             position += 1
         elif keyword in _MAP or keyword in _LIST:
             if position + 1 == len(tokens):
-                return False
+                return None
             token = tokens[position + 1]
             if keyword in _LIST:
                 if not ARRAY_INDEX.fullmatch(token) or type(target) is not list or int(token) >= len(target):
-                    return False
+                    return None
                 target = target[int(token)]
+                location.append(int(token))
             elif type(target) is not dict or token not in target:
-                return False
+                return None
             else:
                 target = target[token]
+                location.append(token)
             position += 2
         else:
-            return False
-    return type(target) is bool or (type(target) is dict and _IN_PLACE.isdisjoint(target))
+            return None
+    return tuple(location)
+
+
+def schema_at(root: Any, location: Path) -> Any:
+    """The part of ``root`` at ``location``."""
+    for token in location:
+        root = root[token]
+    return root

@@ -11,10 +11,10 @@ from .findings import Check, Path
 from .limits import Limits
 from .pointer import Token, to_pointer
 from .regex import Pattern, RegexSyntaxError, UnsupportedPattern
-from .values import is_integer, is_number
+from .values import ValueKeys, is_integer, is_number
 from .wording import show
 
-__all__ = ["Compiler", "Row", "Site", "pattern_of"]
+__all__ = ["Accepts", "Compiler", "Reading", "Row", "Site", "pattern_of"]
 
 
 class Row(Protocol):
@@ -25,6 +25,26 @@ class Row(Protocol):
 
     @property
     def spends_itself(self) -> bool: ...
+
+
+class Reading(Protocol):
+    """What a keyword's ``accepts`` (see ``vocabulary.Keyword``) may ask of the yes/no reading of a
+    schema snapshot at a tool's first calls (see ``glance``)."""
+
+    asserts_formats: bool
+    # Keys with JSON's equality for the values of the one instance being read.
+    keys: ValueKeys
+
+    def fits(self, schema: Any, instance: Any) -> bool: ...
+
+    def target(self, ref: str) -> Any: ...
+
+    def pattern(self, source: str) -> Pattern: ...
+
+
+# A keyword's yes/no answer, read off its value without compiling it: (its value, the instance, the
+# schema object holding it, the reading), the instance being plain JSON of the row's instance_type.
+Accepts = Callable[[Any, Any, dict[str, Any], Reading], bool]
 
 
 class Compiler(Protocol):

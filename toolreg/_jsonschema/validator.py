@@ -9,6 +9,7 @@ from typing import Any
 from .codegen import FastCheck, NoFastPath, generate
 from .errors import OK, OutputFormatError, Result, ValidationError, trusted_error
 from .findings import FAILED, Failed, Findings, OverBudget, Verdict
+from .glance import Glance
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
 from .output import FORMATS, failure_output, output
 from .pointer import to_pointer
@@ -33,7 +34,9 @@ class Validator:
     Its first calls are answered by the readable recursive walk (``validate_reference``) until they
     have held :data:`WALKED_VALUES` (500) values; later ones by generated straight-line code (see
     :attr:`source`), made then, or earlier by :meth:`prepare`: a tool called a few times never pays
-    for code generation, and a large call pays for one walk at most. Both return
+    for code generation, and a large call pays for one walk at most. (A registry's validator answers
+    the valid first calls it can before it even compiles the schema, by reading the snapshot; see
+    ``glance``.) Both return
     the same errors in the same order. The schema is a private snapshot: :attr:`schema` hands out
     copies, so nothing done to them changes what either path checks. (A registry's validator may
     compile its snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
@@ -49,6 +52,7 @@ class Validator:
         "_valid",
         "_key",
         "_walked",
+        "_glance",
         "__weakref__",
     )
 
@@ -72,6 +76,7 @@ class Validator:
         self._valid: FastCheck | None = None
         self._key: Any = None
         self._walked = 0
+        self._glance: Glance | None = None
 
     @classmethod
     def _of(cls, compiled: Compiled) -> Validator:
@@ -81,11 +86,15 @@ class Validator:
         return validator
 
     @classmethod
-    def _deferred(cls, root: Any, limits: Limits, compile_later: Callable[[], Compiled]) -> Validator:
-        """A validator over a snapshot checked already (see ``quick``), compiled at its first use."""
+    def _deferred(
+        cls, root: Any, limits: Limits, compile_later: Callable[[], Compiled], glance: Glance | None = None
+    ) -> Validator:
+        """A validator over a snapshot checked already (see ``quick``), compiled at its first use;
+        ``glance`` answers its first calls where it can without compiling it."""
         validator = cls.__new__(cls)
         validator._start(None, root, limits)
         validator._later = compile_later
+        validator._glance = glance
         return validator
 
     def _compiled_schema(self) -> Compiled:
@@ -141,6 +150,8 @@ class Validator:
         if fast is None:
             # Generating code costs about what walking a few hundred values does: walk until then.
             if self._walked < WALKED_VALUES:
+                if self._glance is not None and self._glanced(instance, collecting=True) is True:
+                    return OK
                 walked, values = _walk_counted(self._compiled_schema(), instance)
                 self._walked += max(values, 1)
                 return walked or OK
@@ -154,6 +165,18 @@ class Validator:
         if type(errors) is list:
             return errors or OK
         return self._answer_otherwise(instance, errors)
+
+    def _glanced(self, instance: Any, collecting: bool) -> bool | None:
+        """The glance's answer, before the schema is compiled (None: it has none); ``collecting``
+        when a False answer leaves the walk to find the errors."""
+        glance = self._glance
+        assert glance is not None
+        answer, values = glance.verdict(instance)
+        if answer is True or (answer is False and not collecting):
+            self._walked += max(values, 1)  # else the walk counts them, answering with every error
+        elif answer is None and not glance.answers:
+            self._glance = None  # it never will for this schema: spare later calls its survey
+        return answer
 
     def _answer_otherwise(self, instance: Any, answer: object) -> Result:
         """When the fast path could not answer: a value it cannot vouch for, or a spent budget."""
@@ -178,6 +201,11 @@ class Validator:
         check = self._valid
         if check is None:
             if self._fast is None and self._walked < WALKED_VALUES:
+                if (
+                    self._glance is not None
+                    and (glanced := self._glanced(instance, collecting=False)) is not None
+                ):
+                    return glanced
                 errors, values = _walk_counted(self._compiled_schema(), instance, Verdict)
                 self._walked += max(values, 1)
                 return not errors

@@ -11,7 +11,7 @@ from .evaluated import Note
 from .findings import Check
 from .keywords import applicators, arrays, core, objects, scalars, unevaluated
 from .pointer import Token
-from .sites import Site
+from .sites import Accepts, Site
 from .values import is_integer, is_number
 
 __all__ = [
@@ -157,8 +157,9 @@ class Keyword:
     calls its schema object's reference check whole; ``""`` gives a schema using it no fast path.
 
     ``quick`` tests its value where the quick check at registration vouches for it (its subschemas,
-    where ``holds`` says, are then vouched for in turn); ``openai_strict`` says OpenAI's strict mode
-    takes it.
+    where ``holds`` says, are then vouched for in turn); ``accepts`` answers yes or no for it from its
+    value alone, in a 2020-12 schema so vouched for, at a tool's first calls (see ``glance``);
+    ``openai_strict`` says OpenAI's strict mode takes it.
 
     For the standard output (see ``output``): ``evaluates`` says whether its annotation names the
     property ``"names"`` or the ``"items"`` it evaluated; ``judges`` that its verdict is its own
@@ -187,6 +188,7 @@ class Keyword:
     work: Callable[[Any], tuple[int, int]] | None = None
     apart: bool = False
     memo: bool = False
+    accepts: Accepts | None = None
 
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
@@ -195,7 +197,7 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("$anchor", core._anchor, dialects=_SINCE_2019, marks=True, fast="nothing"),
     Keyword("$dynamicAnchor", core._anchor, dialects=_ONLY_2020, marks=True, fast="nothing"),
     Keyword("$ref", core._ref, in_place=True, spends_itself=True, refers=True, marks=True, fast="applied",
-            quick=_text, openai_strict=True),
+            quick=_text, openai_strict=True, accepts=core._ref_accepts),
     Keyword("$dynamicRef", core._dynamic_ref, in_place=True, dialects=_ONLY_2020, spends_itself=True,
             refers=True, marks=True),
     Keyword("$recursiveAnchor", core._recursive_anchor, dialects=_ONLY_2019, marks=True),
@@ -203,40 +205,41 @@ VOCABULARY: tuple[Keyword, ...] = (
             refers=True, marks=True),
     Keyword("$vocabulary", core._vocabulary, dialects=_SINCE_2019, fast="nothing"),
     Keyword("type", scalars._type, words=scalars._type_words, fast="inline", quick=_type_names,
-            openai_strict=True),
+            openai_strict=True, accepts=scalars._type_accepts),
     Keyword("enum", scalars._enum, words=scalars._enum_words, fast="inline", quick=_array,
-            openai_strict=True, work=_one_comparison),
+            openai_strict=True, work=_one_comparison, accepts=scalars._enum_accepts),
     Keyword("const", scalars._const, words=scalars._const_words, fast="inline", quick=_any,
-            openai_strict=True, work=_one_comparison),
+            openai_strict=True, work=_one_comparison, accepts=scalars._const_accepts),
     Keyword("multipleOf", scalars._multiple_of, "number", words=scalars._multiple_of_words, fast="inline",
-            quick=_positive, openai_strict=True),
+            quick=_positive, openai_strict=True, accepts=scalars._multiple_of_accepts),
     Keyword("minimum", scalars._minimum, "number", words=scalars._number_bound_words, fast="inline",
-            quick=is_number, openai_strict=True),
+            quick=is_number, openai_strict=True, accepts=scalars._minimum_accepts),
     Keyword("exclusiveMinimum", scalars._exclusive_minimum, "number", words=scalars._number_bound_words,
-            fast="inline", quick=is_number, openai_strict=True),
+            fast="inline", quick=is_number, openai_strict=True, accepts=scalars._exclusive_minimum_accepts),
     Keyword("maximum", scalars._maximum, "number", words=scalars._number_bound_words, fast="inline",
-            quick=is_number, openai_strict=True),
+            quick=is_number, openai_strict=True, accepts=scalars._maximum_accepts),
     Keyword("exclusiveMaximum", scalars._exclusive_maximum, "number", words=scalars._number_bound_words,
-            fast="inline", quick=is_number, openai_strict=True),
+            fast="inline", quick=is_number, openai_strict=True, accepts=scalars._exclusive_maximum_accepts),
     Keyword("minLength", scalars._min_length, "string", words=scalars._length_words, fast="inline",
-            quick=_count),
+            quick=_count, accepts=scalars._min_length_accepts),
     Keyword("maxLength", scalars._max_length, "string", words=scalars._length_words, fast="inline",
-            quick=_count),
+            quick=_count, accepts=scalars._max_length_accepts),
     Keyword("pattern", scalars._pattern, "string", words=scalars._pattern_words, fast="inline",
-            quick=_text, openai_strict=True),
+            quick=_text, openai_strict=True, accepts=scalars._pattern_accepts),
     Keyword("format", scalars._format, "string", words=scalars._format_words, fast="nothing",
-            quick=_text, openai_strict=True),
+            quick=_text, openai_strict=True, accepts=scalars._format_accepts),
     Keyword("minItems", arrays._min_items, "array", words=arrays.size_words, fast="inline", quick=_count,
-            openai_strict=True),
+            openai_strict=True, accepts=arrays._min_size_accepts),
     Keyword("maxItems", arrays._max_items, "array", words=arrays.size_words, fast="inline", quick=_count,
-            openai_strict=True),
+            openai_strict=True, accepts=arrays._max_size_accepts),
     Keyword("uniqueItems", arrays._unique_items, "array", words=arrays._unique_items_words, fast="inline",
-            quick=_boolean, work=_each_part, memo=True),
+            quick=_boolean, work=_each_part, memo=True, accepts=arrays._unique_items_accepts),
     Keyword("prefixItems", arrays._prefix_items, "array", "list", dialects=_ONLY_2020,
             notes=arrays._prefix_items_note, fast="inline", quick=_schemas, evaluates="items",
-            work=_each_part, apart=True),
+            work=_each_part, apart=True, accepts=arrays._prefix_items_accepts),
     Keyword("items", arrays._items, "array", "schema", dialects=_ONLY_2020, notes=arrays._every_item,
-            fast="inline", quick=_any, openai_strict=True, evaluates="items", work=_each_part),
+            fast="inline", quick=_any, openai_strict=True, evaluates="items", work=_each_part,
+            accepts=arrays._items_accepts),
     Keyword("items", arrays._legacy_items, "array", "schema-or-list", dialects=_BEFORE_2020,
             notes=arrays._legacy_items_note, evaluates="items"),
     Keyword("additionalItems", arrays._additional_items, "array", "schema", dialects=_BEFORE_2020,
@@ -246,34 +249,37 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("minContains", arrays._contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
     Keyword("maxContains", arrays._contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
     Keyword("minProperties", objects._min_properties, "object", words=arrays.size_words, fast="inline",
-            quick=_count),
+            quick=_count, accepts=arrays._min_size_accepts),
     Keyword("maxProperties", objects._max_properties, "object", words=arrays.size_words, fast="inline",
-            quick=_count),
+            quick=_count, accepts=arrays._max_size_accepts),
     Keyword("required", objects._required, "object", words=objects._required_words, fast="inline",
-            quick=_distinct_strings, openai_strict=True, work=_missing_names),
+            quick=_distinct_strings, openai_strict=True, work=_missing_names,
+            accepts=objects._required_accepts),
     Keyword("dependentRequired", objects._dependent_required, "object", dialects=_SINCE_2019,
             words=objects._requires_words, fast="called", work=_missing_dependents),
     Keyword("propertyNames", applicators._property_names, "object", "schema", fast="inline", quick=_any,
-            work=_each_part),
+            work=_each_part, accepts=applicators._property_names_accepts),
     Keyword("properties", objects._properties, "object", "map", notes=objects._named_properties,
-            fast="inline", quick=_named_schemas, openai_strict=True, evaluates="names", apart=True),
+            fast="inline", quick=_named_schemas, openai_strict=True, evaluates="names", apart=True,
+            accepts=objects._properties_accepts),
     Keyword("patternProperties", objects._pattern_properties, "object", "map",
             notes=objects._patterned_properties, fast="called", evaluates="names", work=_each_pattern),
     Keyword("additionalProperties", objects._additional_properties, "object", "schema",
             words=objects._no_extra_words, notes=objects._every_property, fast="inline", quick=_any,
-            openai_strict=True, evaluates="names", refuses_rest=True, work=_each_part),
+            openai_strict=True, evaluates="names", refuses_rest=True, work=_each_part,
+            accepts=objects._additional_properties_accepts),
     Keyword("dependentSchemas", applicators._dependent_schemas, "object", "map", True, _SINCE_2019,
             fast="called"),
     Keyword("dependencies", applicators._dependencies, "object", "map", True, _ONLY_7,
             words=objects._requires_words),
     Keyword("allOf", applicators._all_of, holds="list", in_place=True, spends_itself=True, fast="applied",
-            quick=_schemas),
+            quick=_schemas, accepts=applicators._all_of_accepts),
     Keyword("anyOf", applicators._any_of, holds="list", in_place=True, spends_itself=True, fast="applied",
-            quick=_schemas, openai_strict=True, judges=True),
+            quick=_schemas, openai_strict=True, judges=True, accepts=applicators._any_of_accepts),
     Keyword("oneOf", applicators._one_of, holds="list", in_place=True, spends_itself=True, fast="applied",
-            quick=_schemas, judges=True),
+            quick=_schemas, judges=True, accepts=applicators._one_of_accepts),
     Keyword("not", applicators._not, holds="schema", in_place=True, words=applicators._not_words,
-            spends_itself=True, fast="applied", quick=_any, judges=True),
+            spends_itself=True, fast="applied", quick=_any, judges=True, accepts=applicators._not_accepts),
     Keyword("if", applicators._if, holds="schema", in_place=True, spends_itself=True, fast="called"),
     Keyword("then", applicators._then_else, holds="schema", in_place=True, fast="nothing"),
     Keyword("else", applicators._then_else, holds="schema", in_place=True, fast="nothing"),

@@ -10,12 +10,14 @@ from .findings import Path
 from .limits import WORK_PER_VALUE
 from .pointer import to_pointer
 from .schema import Compiled
-from .vocabulary import DEFAULT_DIALECT
+from .vocabulary import DEFAULT_DIALECT, Keyword, keywords
 
-__all__ = ["within_allowance"]
+__all__ = ["within_allowance", "snapshot_within_allowance"]
 
 # Every sum below stops here: past the allowance for each value, how far past does not matter.
 _PAST = WORK_PER_VALUE + 1
+# How many schema objects deep the coarse bound follows a snapshot, within Python's stack.
+_DEEPEST = 64
 
 
 class _Shape:
@@ -123,7 +125,7 @@ def _shapes(compiled: Compiled) -> dict[str, _Shape] | None:
                 found: list[Path] = [plan]
             elif row.refers:
                 return None
-            elif row.holds and (row.in_place or row.instance_type in ("array", "object")):
+            elif _applies_subschemas(row):
                 found = _locations(row.holds, plan)
             else:
                 continue  # no subschemas, or ones applied only where a $ref leads ($defs)
@@ -133,6 +135,71 @@ def _shapes(compiled: Compiled) -> dict[str, _Shape] | None:
             elif found:
                 shape.parts.append((row.apart, [to_pointer(location) for location in found]))
     return shapes
+
+
+def _applies_subschemas(row: Keyword) -> bool:
+    """Whether a keyword applies its subschemas to the value or its parts (``$defs`` only holds them)."""
+    return bool(row.holds) and (row.in_place or row.instance_type in ("array", "object"))
+
+
+def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
+    """A coarser :func:`within_allowance`, read off a 2020-12 snapshot the quick check vouched for
+    (see ``quick``) without compiling it, in about the time a valid call takes to check.
+
+    It adds up, over every way the root reaches each schema object (through subschemas and each
+    ``$ref``, which ``target`` resolves), one step for applying it and what its keywords can spend at
+    a value and at each part. A schema object applies to any one value at most once for each way the
+    root reaches it, so no value can cost more than that sum; and of the ways through the subschemas
+    of ``properties`` or ``prefixItems`` (``apart`` in their rows), those reaching one value all pass
+    through one of them, so the most of theirs stands for all. A property's name and value count
+    together as one part, as the budget counts them. A schema that reaches itself is never within.
+    Each keyword's ``work`` reads its value as written where the other reads its plan: a list or an
+    object where the plan holds a tuple, and never less of one.
+    """
+    rows = keywords(DEFAULT_DIALECT)
+    totals: dict[int, int] = {}  # by the identity of a schema object of the snapshot, which is alive
+    entered: set[int] = set()
+
+    def total(schema: Any, depth: int) -> int:
+        if type(schema) is not dict:
+            return 1
+        key = id(schema)
+        found = totals.get(key)
+        if found is not None:
+            return found
+        if key in entered or depth > _DEEPEST:
+            return _PAST  # it reaches itself, or too deep to follow here
+        entered.add(key)
+        steps = 1
+        for name, value in schema.items():
+            row = rows.get(name)
+            if row is None:
+                continue
+            if row.work is not None:
+                steps += sum(row.work(value))
+            if name == "$ref":
+                steps += total(target(value), depth + 1)
+            elif row.refers:
+                steps = _PAST
+            elif _applies_subschemas(row):
+                children = (total(child, depth + 1) for child in _subschemas(row.holds, value))
+                # Subschemas applied to different parts: a value lies below one of those parts at most.
+                steps += max(children, default=0) if row.apart else sum(children)
+            if steps >= _PAST:
+                break
+        entered.discard(key)
+        totals[key] = found = min(steps, _PAST)
+        return found
+
+    return total(root, 0) <= WORK_PER_VALUE
+
+
+def _subschemas(holds: str, value: Any) -> list[Any]:
+    if holds == "map":
+        return [item for item in value.values() if isinstance(item, (dict, bool))]
+    if holds == "list":
+        return list(value)
+    return [value]
 
 
 def _locations(holds: str, plan: Any) -> list[Path]:

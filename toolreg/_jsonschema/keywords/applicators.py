@@ -9,7 +9,7 @@ from typing import Any
 from ..errors import FrozenArray, Masked, ValidationError, Words, deferred_error, freeze, trusted_error
 from ..findings import Check, Failed, Path, Verdict, no_check, noted, run_branch, spend
 from ..pointer import masked_pointer, to_pointer
-from ..sites import Site
+from ..sites import Reading, Site
 from ..values import json_equal, json_key
 from ..wording import NAMES_SHOWN, show, show_within
 from .objects import positions_in, present_in, requires
@@ -42,6 +42,10 @@ def _property_names(value: Any, site: Site) -> Check:
                 )
 
     return check
+
+
+def _property_names_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return all(reading.fits(value, name) for name in instance)
 
 
 def _dependent_schemas(value: Any, site: Site) -> Check:
@@ -100,6 +104,10 @@ def _all_of(value: Any, site: Site) -> Check:
 # How much of the fitting branch's errors an anyOf or oneOf message quotes: they may quote their own.
 _DETAILS_SHOWN = 3
 _DETAILS_CHARS = 300
+
+
+def _all_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return all(reading.fits(branch, instance) for branch in value)
 
 
 def _as_fact(error: ValidationError) -> Any:
@@ -336,6 +344,10 @@ def _any_of(value: Any, site: Site) -> Check:
     return BranchCheck(branches, judge, until_one=True)
 
 
+def _any_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return any(reading.fits(branch, instance) for branch in value)
+
+
 def _one_of(value: Any, site: Site) -> Check:
     """The instance matches exactly one schema; the error says which matched, or what each wanted."""
 
@@ -357,6 +369,12 @@ def _one_of(value: Any, site: Site) -> Check:
     return BranchCheck(branches, judge)
 
 
+def _one_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    # Exactly one: a first match and no second, reading no branch past the second.
+    matches = (True for branch in value if reading.fits(branch, instance))
+    return next(matches, False) and not next(matches, False)
+
+
 def _not(value: Any, site: Site) -> Check:
     """The instance does not match the schema."""
     child = site.in_place(value, hands_on=False)
@@ -367,6 +385,10 @@ def _not(value: Any, site: Site) -> Check:
             errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _not_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return not reading.fits(value, instance)
 
 
 def _not_words(site: Site, kept: None) -> Words:

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import ValidationError, Words, deferred_error, freeze, trusted_error
 from ..evaluated import Note
 from ..findings import Check, Evaluated, Findings, Path, no_check, noted, run_branch, spend
-from ..sites import Site
+from ..sites import Reading, Site
 from ..values import ValueKeys, is_integer
 from ..wording import BOUND_WORDS, counted, show
 
@@ -50,6 +50,14 @@ def _max_items(value: Any, site: Site) -> Check:
     return size_bound(value, site, list, operator.gt)
 
 
+def _min_size_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(len(instance) >= value)
+
+
+def _max_size_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(len(instance) <= value)
+
+
 def _unique_items(value: Any, site: Site) -> Check:
     """No two items of an array are equal as JSON (``[1, 1.0]`` repeats, ``[1, true]`` does not)."""
     if not isinstance(value, bool):
@@ -73,6 +81,10 @@ def _unique_items(value: Any, site: Site) -> Check:
     return check
 
 
+def _unique_items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return not value or len({reading.keys.key(item) for item in instance}) == len(instance)
+
+
 def _unique_items_words(site: Site, duplicates: tuple[tuple[int, ...], ...]) -> Words:
     which = "; ".join(f"items {', '.join(map(str, indices))} are equal" for indices in duplicates)
     return Words(f"must have unique items: {which}", facts={"duplicates": duplicates})
@@ -93,12 +105,22 @@ def _prefix_items(value: Any, site: Site) -> Check:
     return check
 
 
+def _prefix_items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return all(reading.fits(child, item) for child, item in zip(value, instance, strict=False))
+
+
 def _items(value: Any, site: Site) -> Check:
     """Every item after those that ``prefixItems`` covers matches the schema."""
     if isinstance(value, list):
         site.refuse("as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'")
     prefix = site.schema.get("prefixItems")
     return _items_after(len(prefix) if isinstance(prefix, list) else 0, value, site)
+
+
+def _items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    prefix = schema.get("prefixItems")
+    start = len(prefix) if isinstance(prefix, list) else 0
+    return all(reading.fits(value, instance[index]) for index in range(start, len(instance)))
 
 
 def _items_after(start: int, value: Any, site: Site) -> Check:

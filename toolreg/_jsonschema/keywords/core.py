@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..findings import Check, no_check
-from ..sites import Site
+from ..sites import Reading, Site
 from ..wording import show
 
 
@@ -16,6 +16,10 @@ def _ref(value: Any, site: Site) -> Check:
     if not isinstance(value, str):
         site.refuse(f"must be a string, not {show(value)}")
     return site.compiler.reference(value, site.location)
+
+
+def _ref_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return reading.fits(reading.target(value), instance)
 
 
 def _id(value: Any, site: Site) -> Check:

@@ -10,7 +10,7 @@ from ..errors import ValidationError, Words, deferred_error, freeze
 from ..evaluated import Note
 from ..findings import Check, Evaluated, Path, spend
 from ..pointer import InstanceKey
-from ..sites import Site, pattern_of
+from ..sites import Reading, Site, pattern_of
 from ..wording import NAMES_SHOWN, extra_words, show_within
 from .arrays import size_bound
 
@@ -42,6 +42,10 @@ def _required(value: Any, site: Site) -> Check:
                     errors.append(deferred_error(site, path, name))
 
     return check
+
+
+def _required_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return all(name in instance for name in value)
 
 
 def _required_words(site: Site, missing: str) -> Words:
@@ -80,6 +84,10 @@ def _properties(value: Any, site: Site) -> Check:
                 child(instance[name], path + (name,), errors)
 
     return check
+
+
+def _properties_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return all(reading.fits(child, instance[name]) for name, child in value.items() if name in instance)
 
 
 def _additional_properties(value: Any, site: Site) -> Check:
@@ -131,6 +139,14 @@ def _additional_properties(value: Any, site: Site) -> Check:
 # What each missing name of required or dependentRequired costs: an error each, and a long list makes
 # many of each small object, so each is worth two steps (an error holds about 150 bytes).
 MISSING_STEPS = 2
+
+
+def _additional_properties_accepts(
+    value: Any, instance: Any, schema: dict[str, Any], reading: Reading
+) -> bool:
+    # Read only where the quick check vouched for the schema, which then holds no patternProperties.
+    named = schema.get("properties", {})
+    return all(reading.fits(value, item) for name, item in instance.items() if name not in named)
 
 
 def _allowed_text(known: frozenset[str], patterned: dict[str, Any]) -> str:

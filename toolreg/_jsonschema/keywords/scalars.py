@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import ValidationError, Words, deferred_error, freeze
 from ..findings import Check, Path, no_check, spend
 from ..formats import FORMATS
-from ..sites import Site, pattern_of
+from ..sites import Reading, Site, pattern_of
 from ..values import (
     exact_number,
     is_integer,
@@ -72,6 +72,12 @@ def _type_check(site: Site, tests: list[Callable[[object], bool]]) -> Check:
     return check
 
 
+def _type_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    if type(value) is str:
+        return JSON_TYPES[value](instance)
+    return any(JSON_TYPES[name](instance) for name in value)
+
+
 def _kept_kind(instance: Any) -> Any:
     """What a type error keeps of the instance: a scalar itself, an array or object by its type."""
     kind = type(instance)
@@ -128,6 +134,10 @@ def _enum(value: Any, site: Site) -> Check:
     return check
 
 
+def _enum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return any(json_equal(instance, option) for option in value)
+
+
 def _enum_words(site: Site, kept: None) -> Words:
     return Words(f"must be one of {show_values(site.value)}", facts={"allowed": freeze(site.value)})
 
@@ -146,6 +156,10 @@ def _const(value: Any, site: Site) -> Check:
     return check
 
 
+def _const_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return json_equal(instance, value)
+
+
 def _const_words(site: Site, kept: None) -> Words:
     return Words(f"must be {show_within(site.value)}", facts={"const": freeze(site.value)})
 
@@ -161,6 +175,10 @@ def _multiple_of(value: Any, site: Site) -> Check:
             errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _multiple_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return (exact_number(instance) / exact_number(value)).denominator == 1
 
 
 def _multiple_of_words(site: Site, kept: None) -> Words:
@@ -213,6 +231,22 @@ def _exclusive_maximum(value: Any, site: Site) -> Check:
     return _number_bound(site, _exclusive(value, site, "maximum"), operator.ge)
 
 
+def _minimum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(instance >= value)
+
+
+def _exclusive_minimum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(instance > value)
+
+
+def _maximum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(instance <= value)
+
+
+def _exclusive_maximum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(instance < value)
+
+
 def _length_bound(value: Any, site: Site, breaks: Callable[[int, int], bool]) -> Check:
     limit = site.non_negative_integer(value)
 
@@ -240,6 +274,14 @@ def _max_length(value: Any, site: Site) -> Check:
     return _length_bound(value, site, operator.gt)
 
 
+def _min_length_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(len(instance) >= value)  # code points, as the check counts them
+
+
+def _max_length_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return bool(len(instance) <= value)
+
+
 def _pattern(value: Any, site: Site) -> Check:
     """A string contains a match of the ECMA-262 regular expression (a search, not a full match)."""
     pattern = pattern_of(value, site)
@@ -249,6 +291,10 @@ def _pattern(value: Any, site: Site) -> Check:
             errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _pattern_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    return reading.pattern(value).search(instance)
 
 
 def _pattern_words(site: Site, kept: None) -> Words:
@@ -269,6 +315,11 @@ def _format(value: Any, site: Site) -> Check:
             errors.append(deferred_error(site, path, None))
 
     return check
+
+
+def _format_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    valid = FORMATS.get(value)
+    return valid is None or not reading.asserts_formats or valid(instance)
 
 
 def _format_words(site: Site, kept: None) -> Words:

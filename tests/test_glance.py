@@ -1,0 +1,283 @@
+"""A tool's first calls answered from its vouched snapshot: the same verdict as the walk, or none."""
+
+from __future__ import annotations
+
+import collections
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import toolreg
+from conformance._official import default_suite_dir, load_groups
+from tests import accept_any
+from tests.conftest import WALKED_VALUES
+from tests.test_work import NAMES, _steps
+from toolreg._jsonschema.glance import Glance
+from toolreg._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits
+from toolreg._jsonschema.quick import vouch
+from toolreg._jsonschema.schema import guarded_pattern
+from toolreg._jsonschema.values import snapshot
+from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
+from toolreg._jsonschema.work import snapshot_within_allowance
+
+SUITE = default_suite_dir()
+
+
+def glance_of(schema: Any, limits: Limits = DEFAULT_LIMITS, asserts_formats: bool = False) -> Glance | None:
+    """The glance a registry would give ``schema``, or None where it would compile it at once."""
+    patterns: dict[str, Any] = {}
+
+    def pattern_and_risk(source: str) -> Any:
+        return guarded_pattern(source, patterns)
+
+    root = snapshot(schema, limits.max_schema_depth)
+    if not vouch(root, limits, pattern_and_risk):
+        return None
+    return Glance(root, limits, pattern_and_risk, asserts_formats)
+
+
+def verdict(schema: Any, instance: Any) -> bool | None:
+    glance = glance_of(schema)
+    assert glance is not None, schema
+    return glance.verdict(instance)[0]
+
+
+def test_every_vouched_keyword_has_an_answer_of_its_own() -> None:
+    rows = keywords(DEFAULT_DIALECT).values()
+    silent = {row.name for row in rows if row.quick is not None and row.accepts is None}
+    assert silent == {"$defs", "definitions"}  # they only hold schemas for $ref to name
+    assert all(row.quick is not None for row in rows if row.accepts is not None)
+
+
+# -- the coarse work bound: where it holds, the reference walk never spends past the allowance -----
+
+
+def _vouched_costly(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Schema objects of the vouched keywords that spend steps or apply subschemas."""
+    lists = st.lists(subschemas, min_size=1, max_size=4)
+    named = st.dictionaries(st.sampled_from(NAMES), subschemas, min_size=1, max_size=3)
+    many = [*NAMES, *(f"n{index}" for index in range(30))]
+    containers = st.sampled_from(([], [1], {}, {"a": 1}))
+    keyword_values = {
+        "allOf": lists,
+        "anyOf": lists,
+        "oneOf": lists,
+        "not": subschemas,
+        "properties": named,
+        "additionalProperties": subschemas,
+        "propertyNames": subschemas,
+        "items": subschemas,
+        "prefixItems": lists,
+        "uniqueItems": st.booleans(),
+        "required": st.lists(st.sampled_from(many), unique=True, max_size=30),
+        "enum": st.lists(containers | st.integers(0, 2), min_size=1, max_size=3),
+        "const": containers,
+        "$ref": st.sampled_from(("#", "#/$defs/d", "#/$defs/e")),
+    }
+    return st.dictionaries(st.sampled_from(sorted(keyword_values)), st.none(), max_size=4).flatmap(
+        lambda chosen: st.fixed_dictionaries({name: keyword_values[name] for name in chosen})
+    )
+
+
+_DEFINED = {
+    "d": {"properties": {"a": {"$ref": "#/$defs/e"}}, "items": {"$ref": "#/$defs/e"}},
+    "e": {"type": "array"},
+}
+_SCHEMAS = st.recursive(st.booleans() | st.just({}), _vouched_costly, max_leaves=12).map(
+    lambda body: {"$defs": _DEFINED, **body} if isinstance(body, dict) else body
+)
+_INSTANCES = st.recursive(
+    st.integers(0, 2) | st.sampled_from(("a", "b")),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3),
+    max_leaves=30,
+)
+
+
+@given(_SCHEMAS, st.lists(_INSTANCES, min_size=1, max_size=4))
+def test_a_snapshot_within_the_coarse_bound_never_spends_more(schema: Any, instances: list[Any]) -> None:
+    glance = glance_of(schema)
+    if glance is None or not snapshot_within_allowance(glance._root, glance.target):
+        return
+    for instance in instances:
+        steps, values = _steps(schema, instance)
+        assert steps <= WORK_PER_VALUE * values, (steps, values)
+
+
+@given(_SCHEMAS, st.lists(_INSTANCES, min_size=1, max_size=4))
+def test_the_glance_gives_the_walks_verdict_or_none(schema: Any, instances: list[Any]) -> None:
+    glance = glance_of(schema)
+    if glance is None:
+        return
+    validator = toolreg.compile(schema)
+    for instance in instances:
+        answer = glance.verdict(instance)[0]
+        if answer is not None:
+            assert answer is (not validator.validate(instance)), instance
+
+
+@pytest.mark.parametrize(
+    ("schema", "within"),
+    [
+        ({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, True),
+        ({"properties": {f"p{index}": {"enum": [1, 2]} for index in range(200)}}, True),  # names apart
+        ({"prefixItems": [{"const": [1]}] * 100}, True),  # positions apart
+        ({"allOf": [{}] * 40}, True),
+        ({"allOf": [{}] * 60}, False),  # 60 steps at one value
+        ({"required": [f"n{index}" for index in range(30)]}, False),  # two steps a missing name
+        ({"properties": {"c": {"items": {"$ref": "#"}}}}, False),  # it reaches itself
+        # Each branch: a step for it, one for its $ref's target, one for the comparison: 1 + 16 * 3 = 49.
+        ({"$defs": {"a": {"const": [1]}}, "anyOf": [{"$ref": "#/$defs/a"}] * 16}, True),
+        ({"$defs": {"a": {"const": [1]}}, "anyOf": [{"$ref": "#/$defs/a"}] * 17}, False),
+    ],
+)
+def test_the_coarse_bound_of_known_shapes(schema: Any, within: bool) -> None:
+    glance = glance_of(schema)
+    assert glance is not None
+    assert snapshot_within_allowance(glance._root, glance.target) is within
+
+
+# -- answers, and where it gives none -------------------------------------------------------------
+
+_TOOL = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "minLength": 1, "pattern": "^/"},
+        "mode": {"enum": ["r", "w"]},
+        "size": {"type": "integer", "minimum": 0, "multipleOf": 0.5},
+        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "maxItems": 3},
+        "owner": {"$ref": "#/$defs/owner"},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+    "$defs": {
+        "owner": {"type": "object", "properties": {"id": {"const": 1.0}}, "propertyNames": {"maxLength": 2}}
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("instance", "valid"),
+    [
+        ({"path": "/a"}, True),
+        (
+            {"path": "/a", "mode": "w", "size": 2.0, "tags": ["x", "y"], "owner": {"id": 1}, "note": None},
+            True,
+        ),
+        ({"path": "/😀", "size": 0.0}, True),
+        ({"path": "a"}, False),  # an ECMA-262 search for "^/"
+        ({"path": ""}, False),
+        ({"path": "/a", "size": True}, False),  # true is no integer
+        ({"path": "/a", "size": 1.25}, False),
+        ({"path": "/a", "size": "1"}, False),  # no coercion
+        ({"path": "/a", "tags": ["x", "x"]}, False),
+        ({"path": "/a", "tags": ["a", "b", "c", "d"]}, False),
+        ({"path": "/a", "owner": {"id": True}}, False),  # 1 == 1.0, never true
+        ({"path": "/a", "owner": {"long": 1}}, False),
+        ({"path": "/a", "note": 3}, False),
+        ({"path": "/a", "extra": 1}, False),
+        ({}, False),
+        ([], False),
+    ],
+)
+def test_the_glance_answers_as_the_walk_does(instance: Any, valid: bool) -> None:
+    assert (not toolreg.compile(_TOOL).validate(instance)) is valid
+    assert verdict(_TOOL, instance) is valid
+
+
+@pytest.mark.parametrize(
+    "instance",
+    [
+        {"path": "/a", "size": math.nan},  # not JSON: the walk says where
+        {"path": "/a", "size": math.inf},
+        collections.OrderedDict(path="/a"),  # a subclass: the walk reads a plain copy
+        {"path": "/a", "owner": {"id": 1, "deep": [[[[]]]]}},
+    ],
+)
+def test_the_glance_gives_no_answer_for_what_is_not_plain_json_within_the_limits(instance: Any) -> None:
+    limits = Limits(max_depth=4)
+    glance = glance_of(_TOOL, limits)
+    assert glance is not None
+    assert glance.verdict(instance)[0] is None
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"type": "string"}}},
+        {"properties": {"a": {"$ref": "#"}}},  # recursive: no sum bounds it
+        {"allOf": [{"enum": [[1], [2]]}] * 60},  # past the allowance
+    ],
+)
+def test_the_glance_gives_no_answer_where_it_cannot_be_sure(schema: Any) -> None:
+    glance = glance_of(schema)
+    assert glance is not None
+    assert glance.verdict({"a": "x"})[0] is None
+    assert not glance.answers
+
+
+def test_a_schema_deeper_than_the_bound_follows_is_left_to_the_walk() -> None:
+    schema: Any = {"type": "integer"}
+    value: Any = 1
+    for _ in range(70):
+        schema, value = {"items": schema}, [value]
+    glance = glance_of(schema)
+    assert glance is not None
+    assert glance.verdict(value)[0] is None  # 70 schemas deep: past what the bound follows
+    assert not glance.answers
+    assert not toolreg.compile(schema).validate(value)
+
+
+def test_formats_are_answered_as_the_registry_reads_them() -> None:
+    schema = {"properties": {"when": {"type": "string", "format": "date"}}}
+    assert verdict(schema, {"when": "not a date"}) is True
+    asserting = glance_of(schema, asserts_formats=True)
+    assert asserting is not None
+    assert asserting.verdict({"when": "not a date"})[0] is False
+    assert asserting.verdict({"when": "2026-12-05"})[0] is True
+
+
+def test_a_valid_first_call_is_answered_without_compiling_and_an_invalid_one_compiles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
+    registry = toolreg.ToolRegistry()
+    record = registry.register("t.tool", _TOOL, accept_any)
+    assert not registry.validate("t.tool", {"path": "/a"})
+    assert registry.is_valid("t.tool", {"path": "/a"})
+    assert not registry.is_valid("t.tool", {"path": "a"})
+    assert record.validator._compiled is None  # the glance answered all three
+    assert [error.keyword for error in registry.validate("t.tool", {"path": "a"})] == ["pattern"]
+    assert record.validator._compiled is not None
+    assert not registry.validate("t.tool", {"path": "/b"})
+
+
+def test_a_schema_the_glance_cannot_answer_for_stops_asking_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
+    registry = toolreg.ToolRegistry()
+    record = registry.register("t.tool", {"properties": {"a": {"$ref": "#"}}}, accept_any)
+    assert not registry.validate("t.tool", {"a": {}})
+    assert record.validator._glance is None
+    assert record.validator._compiled is not None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SUITE / "tests").is_dir(), reason=f"official suite not found at {SUITE}")
+def test_every_official_case_the_glance_answers_is_answered_as_the_walk_does() -> None:
+    answered = 0
+    for part in ("required", "optional"):
+        for group in load_groups(SUITE, "draft2020-12", part):
+            try:
+                validator = toolreg.compile(group.schema, assert_formats=group.assert_formats)
+            except toolreg.SchemaError:
+                continue
+            glance = glance_of(group.schema, asserts_formats=group.assert_formats)
+            for case in group.cases if glance is not None else ():
+                answer = glance.verdict(case["data"])[0]
+                if answer is not None:
+                    answered += 1
+                    assert answer is (not validator.validate(case["data"])), (group.description, case)
+    assert answered > 300

@@ -1,0 +1,113 @@
+"""A tool's first calls answered yes or no from its vouched snapshot, before anything is compiled.
+
+A registry compiles a schema the quick check vouched for (see ``quick``) at its tool's first call, and
+compiling costs several times what checking one call does. Most first calls are valid, and a valid
+call's answer is ``Ok`` whatever the errors would have said: :class:`Glance` reads the snapshot
+directly, each keyword by its row's ``accepts``, and answers. It answers only where it is sure to
+say what the reference walk would: a 2020-12 schema (whose every keyword then has an ``accepts``)
+that the work bound (see ``work``) shows can never run out of its work budget, an instance of plain
+JSON within ``max_depth``. Anywhere else, and for every invalid call that needs its errors, it says
+nothing and the validator compiles as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .keywords.scalars import JSON_TYPES
+from .limits import Limits
+from .quick import PatternGuard, ref_location, schema_at
+from .regex import Pattern
+from .sites import Accepts
+from .values import ValueKeys, survey
+from .vocabulary import DEFAULT_DIALECT, DIALECTS, keywords
+from .work import snapshot_within_allowance
+
+__all__ = ["Glance"]
+
+# Each keyword with an answer of its own: the test of the values it speaks to (None: every value), and
+# its answer. The rest of a vouched schema's keys are annotations and $defs, which ask nothing.
+_ANSWERS: dict[str, tuple[Callable[[object], bool] | None, Accepts]] = {
+    name: (None if row.instance_type is None else JSON_TYPES[row.instance_type], row.accepts)
+    for name, row in keywords(DEFAULT_DIALECT).items()
+    if row.accepts is not None
+}
+
+
+class Glance:
+    """The yes/no answers of one vouched snapshot ``root``, for its validator's first calls."""
+
+    __slots__ = ("_root", "_limits", "_pattern_and_risk", "_asserts_formats", "_targets", "_sure")
+
+    def __init__(
+        self, root: Any, limits: Limits, pattern_and_risk: PatternGuard, asserts_formats: bool
+    ) -> None:
+        self._root, self._limits = root, limits
+        self._pattern_and_risk, self._asserts_formats = pattern_and_risk, asserts_formats
+        self._targets: dict[str, Any] = {}
+        # Whether it may answer at all, worked out at its first call (None until then).
+        self._sure: bool | None = None
+
+    @property
+    def answers(self) -> bool:
+        """False once it knows it can never answer for this schema."""
+        return self._sure is not False
+
+    def verdict(self, instance: Any) -> tuple[bool | None, int]:
+        """Whether ``instance`` is valid, or None where the reference walk must say; and how many values
+        ``instance`` holds."""
+        problems, values, exact = survey(instance, self._limits.max_depth)
+        if problems or not exact or not self._may_answer():
+            return None, values
+        try:
+            return _Reading(self).fits(self._root, instance), values
+        except (RecursionError, RuntimeError):
+            # A caller deep in its own stack, or another thread changing a container as we read it.
+            return None, values
+
+    def _may_answer(self) -> bool:
+        sure = self._sure
+        if sure is None:
+            root = self._root
+            declared = root.get("$schema") if type(root) is dict else None
+            in_2020_12 = declared is None or DIALECTS.get(declared) == DEFAULT_DIALECT
+            sure = self._sure = in_2020_12 and snapshot_within_allowance(root, self.target)
+        return sure
+
+    def target(self, ref: str) -> Any:
+        found = self._targets.get(ref)
+        if found is None:
+            location = ref_location(self._root, ref)
+            assert location is not None, "vouch follows every $ref"
+            found = self._targets[ref] = schema_at(self._root, location)
+        return found
+
+
+class _Reading:
+    """One reading of one instance (see ``sites.Reading``), with its values' keys."""
+
+    __slots__ = ("_glance", "asserts_formats", "keys")
+
+    def __init__(self, glance: Glance) -> None:
+        self._glance, self.asserts_formats = glance, glance._asserts_formats
+        self.keys = ValueKeys()
+
+    def fits(self, schema: Any, instance: Any) -> bool:
+        # No deeper than the work bound followed the schema (see work), far within Python's stack.
+        if type(schema) is bool:
+            return schema
+        for keyword, value in schema.items():
+            answer = _ANSWERS.get(keyword)
+            if answer is None:
+                continue
+            speaks_to, accepts = answer
+            if (speaks_to is None or speaks_to(instance)) and not accepts(value, instance, schema, self):
+                return False
+        return True
+
+    def target(self, ref: str) -> Any:
+        return self._glance.target(ref)
+
+    def pattern(self, source: str) -> Pattern:
+        return self._glance._pattern_and_risk(source)[0]
