@@ -6,12 +6,8 @@ import importlib
 from typing import Any
 
 import toolreg
-from toolreg._jsonschema.glance import Glance
-from toolreg._jsonschema.limits import DEFAULT_LIMITS
+from toolreg._jsonschema.glance import Glance, glance_of
 from toolreg._jsonschema.pointer import to_pointer
-from toolreg._jsonschema.quick import vouch
-from toolreg._jsonschema.schema import guarded_pattern
-from toolreg._jsonschema.values import snapshot
 
 from ._official import Implementation
 from ._oracle import Finding
@@ -26,21 +22,6 @@ class FastPathMismatch(AssertionError):
 _last_compiled: list[tuple[Any, toolreg.Validator, Glance | None]] = []
 
 
-def _glance(schema: Any) -> Glance | None:
-    """What a registry answers a valid first call with before compiling, where it would (see ``glance``)."""
-    patterns: dict[str, Any] = {}
-
-    def pattern_and_risk(source: str) -> Any:
-        return guarded_pattern(source, patterns)
-
-    root = snapshot(schema, DEFAULT_LIMITS.max_schema_depth)
-    return (
-        Glance(root, DEFAULT_LIMITS, pattern_and_risk, False)
-        if vouch(root, DEFAULT_LIMITS, pattern_and_risk)
-        else None
-    )
-
-
 def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
     """The default implementation under test: toolreg's fast path, held to its reference walk too.
 
@@ -50,7 +31,7 @@ def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
     """
     if not _last_compiled or _last_compiled[0][0] is not schema:
         # One schema is judged against several instances in a row: compile it once for them.
-        _last_compiled[:] = [(schema, toolreg.compile(schema).prepare(), _glance(schema))]
+        _last_compiled[:] = [(schema, toolreg.compile(schema).prepare(), glance_of(schema))]
     _, validator, glance = _last_compiled[0]
     fast, reference = validator.validate(instance), validator.validate_reference(instance)
     if fast != reference:

@@ -15,28 +15,12 @@ from conformance._official import default_suite_dir, load_groups
 from tests import accept_any
 from tests.conftest import WALKED_VALUES
 from tests.test_work import NAMES, _steps
-from toolreg._jsonschema.glance import Glance
-from toolreg._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits
-from toolreg._jsonschema.quick import vouch
-from toolreg._jsonschema.schema import guarded_pattern
-from toolreg._jsonschema.values import snapshot
+from toolreg._jsonschema.glance import glance_of
+from toolreg._jsonschema.limits import WORK_PER_VALUE, Limits
 from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
 from toolreg._jsonschema.work import snapshot_within_allowance
 
 SUITE = default_suite_dir()
-
-
-def glance_of(schema: Any, limits: Limits = DEFAULT_LIMITS, asserts_formats: bool = False) -> Glance | None:
-    """The glance a registry would give ``schema``, or None where it would compile it at once."""
-    patterns: dict[str, Any] = {}
-
-    def pattern_and_risk(source: str) -> Any:
-        return guarded_pattern(source, patterns)
-
-    root = snapshot(schema, limits.max_schema_depth)
-    if not vouch(root, limits, pattern_and_risk):
-        return None
-    return Glance(root, limits, pattern_and_risk, asserts_formats)
 
 
 def verdict(schema: Any, instance: Any) -> bool | None:

@@ -16,15 +16,16 @@ from collections.abc import Callable
 from typing import Any
 
 from .keywords.scalars import JSON_TYPES
-from .limits import Limits
-from .quick import PatternGuard, ref_location, schema_at
+from .limits import DEFAULT_LIMITS, Limits
+from .quick import PatternGuard, ref_location, schema_at, vouch
 from .regex import Pattern
+from .schema import guarded_pattern
 from .sites import Accepts
-from .values import ValueKeys, survey
+from .values import ValueKeys, snapshot, survey
 from .vocabulary import DEFAULT_DIALECT, DIALECTS, keywords
 from .work import snapshot_within_allowance
 
-__all__ = ["Glance"]
+__all__ = ["Glance", "glance_of"]
 
 # Each keyword with an answer of its own: the test of the values it speaks to (None: every value), and
 # its answer. The rest of a vouched schema's keys are annotations and $defs, which ask nothing.
@@ -38,7 +39,7 @@ _ANSWERS: dict[str, tuple[Callable[[object], bool] | None, Accepts]] = {
 class Glance:
     """The yes/no answers of one vouched snapshot ``root``, for its validator's first calls."""
 
-    __slots__ = ("_root", "_limits", "_pattern_and_risk", "_asserts_formats", "_targets", "_sure")
+    __slots__ = ("_root", "_limits", "_pattern_and_risk", "_asserts_formats", "_targets", "_made", "_sure")
 
     def __init__(
         self, root: Any, limits: Limits, pattern_and_risk: PatternGuard, asserts_formats: bool
@@ -46,6 +47,8 @@ class Glance:
         self._root, self._limits = root, limits
         self._pattern_and_risk, self._asserts_formats = pattern_and_risk, asserts_formats
         self._targets: dict[str, Any] = {}
+        # What keywords work out once from their values, by the identity of the value in the snapshot.
+        self._made: dict[int, Any] = {}
         # Whether it may answer at all, worked out at its first call (None until then).
         self._sure: bool | None = None
 
@@ -83,6 +86,30 @@ class Glance:
             found = self._targets[ref] = schema_at(self._root, location)
         return found
 
+    def remembered(self, value: Any, make: Callable[[Any], Any]) -> Any:
+        found = self._made.get(id(value))
+        if found is None:
+            # Two threads may both make it: equal values, one kept.
+            found = self._made[id(value)] = make(value)
+        return found
+
+
+def glance_of(schema: Any, limits: Limits = DEFAULT_LIMITS, asserts_formats: bool = False) -> Glance | None:
+    """The glance a registry gives ``schema`` (from a snapshot of its own, its patterns compiled for it
+    alone), or None where the quick check does not vouch for it and a registry compiles it at once:
+    for the tests and the conformance suite, which hold its answers to the walk's."""
+    patterns: dict[str, tuple[Pattern, str | None]] = {}
+
+    def pattern_and_risk(source: str) -> tuple[Pattern, str | None]:
+        return guarded_pattern(source, patterns)
+
+    root = snapshot(schema, limits.max_schema_depth)
+    return (
+        Glance(root, limits, pattern_and_risk, asserts_formats)
+        if vouch(root, limits, pattern_and_risk)
+        else None
+    )
+
 
 class _Reading:
     """One reading of one instance (see ``sites.Reading``), with its values' keys."""
@@ -111,3 +138,6 @@ class _Reading:
 
     def pattern(self, source: str) -> Pattern:
         return self._glance._pattern_and_risk(source)[0]
+
+    def remembered(self, value: Any, make: Callable[[Any], Any]) -> Any:
+        return self._glance.remembered(value, make)

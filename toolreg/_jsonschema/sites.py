@@ -41,6 +41,9 @@ class Reading(Protocol):
 
     def pattern(self, source: str) -> Pattern: ...
 
+    def remembered(self, value: Any, make: Callable[[Any], Any]) -> Any:
+        """``make(value)``, made once for this part of the schema and kept for every later reading."""
+
 
 # A keyword's yes/no answer, read off its value without compiling it: (its value, the instance, the
 # schema object holding it, the reading), the instance being plain JSON of the row's instance_type.

@@ -118,10 +118,7 @@ def _enum(value: Any, site: Site) -> Check:
     """The instance equals one of the values, as JSON compares them (``1 == 1.0``, ``1 != true``)."""
     if not isinstance(value, list):
         site.refuse("must be an array of the allowed values")
-    keys = frozenset(json_key(option) for option in value)
-    # An array or object is keyed only as far as the largest one allowed: at each level of a
-    # recursive schema, keying it whole would cost the size of the levels below.
-    largest = max((json_size(option) for option in value if isinstance(option, (list, dict))), default=0)
+    keys, largest = _allowed(value)
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
         if isinstance(instance, (list, dict)):
@@ -134,8 +131,20 @@ def _enum(value: Any, site: Site) -> Check:
     return check
 
 
+def _allowed(options: list[Any]) -> tuple[frozenset[Any], int]:
+    """The keys of an enum's options, and the size of the largest array or object among them: an
+    array or object is keyed only as far as that, since at each level of a recursive schema keying it
+    whole would cost the size of the levels below."""
+    keys = frozenset(json_key(option) for option in options)
+    largest = max((json_size(option) for option in options if isinstance(option, (list, dict))), default=0)
+    return keys, largest
+
+
 def _enum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
-    return any(json_equal(instance, option) for option in value)
+    keys, largest = reading.remembered(value, _allowed)  # worked out once for the schema, as the check's
+    if isinstance(instance, (list, dict)):
+        return bool(largest) and json_key_within(instance, largest) in keys
+    return json_key(instance) in keys
 
 
 def _enum_words(site: Site, kept: None) -> Words:
