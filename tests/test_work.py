@@ -23,7 +23,7 @@ def _bounded(schema: Any) -> bool:
     return within_allowance(compile_schema(schema, DEFAULT_LIMITS, None, False))
 
 
-def _steps(schema: Any, instance: Any) -> tuple[int, int]:
+def reference_steps(schema: Any, instance: Any) -> tuple[int, int]:
     """The steps the reference walk spends on ``instance``, and how many values it holds."""
     compiled = compile_schema(schema, DEFAULT_LIMITS, None, False)
     _, values, _ = survey(instance, DEFAULT_LIMITS.max_depth)
@@ -33,14 +33,14 @@ def _steps(schema: Any, instance: Any) -> tuple[int, int]:
     return plenty - findings.left[0], values
 
 
-def _costly(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    """Schema objects made of the keywords that spend steps, a few at a time."""
+def costly_keywords(subschemas: st.SearchStrategy[Any]) -> dict[str, st.SearchStrategy[Any]]:
+    """The values of the keywords that spend steps or apply subschemas, by keyword."""
     lists = st.lists(subschemas, min_size=1, max_size=4)
     named = st.dictionaries(st.sampled_from(NAMES), subschemas, min_size=1, max_size=3)
     many = [*NAMES, *(f"n{index}" for index in range(30))]
     names = st.lists(st.sampled_from(many), unique=True, max_size=30)
     containers = st.sampled_from(([], [1], {}, {"a": 1}))
-    keyword_values = {
+    return {
         "allOf": lists,
         "anyOf": lists,
         "oneOf": lists,
@@ -63,22 +63,26 @@ def _costly(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
         "const": containers,
         "$ref": st.sampled_from(("#", "#/$defs/d")),
     }
+
+
+def some_of(keyword_values: dict[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
+    """Schema objects of a few of these keywords at a time."""
     return st.dictionaries(st.sampled_from(sorted(keyword_values)), st.none(), max_size=4).flatmap(
         lambda chosen: st.fixed_dictionaries({name: keyword_values[name] for name in chosen})
     )
 
 
-_SCHEMAS = st.recursive(st.booleans() | st.just({}), _costly, max_leaves=12).map(
-    lambda body: {"$defs": {"d": {"allOf": [{"$ref": "#"}]}}, **body} if isinstance(body, dict) else body
-)
-_INSTANCES = st.recursive(
+_SCHEMAS = st.recursive(
+    st.booleans() | st.just({}), lambda below: some_of(costly_keywords(below)), max_leaves=12
+).map(lambda body: {"$defs": {"d": {"allOf": [{"$ref": "#"}]}}, **body} if isinstance(body, dict) else body)
+INSTANCES = st.recursive(
     st.integers(0, 2) | st.sampled_from(("a", "b")),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3),
     max_leaves=30,
 )
 
 
-@given(_SCHEMAS, st.lists(_INSTANCES, min_size=1, max_size=4))
+@given(_SCHEMAS, st.lists(INSTANCES, min_size=1, max_size=4))
 def test_a_schema_within_the_allowance_never_spends_more(schema: Any, instances: list[Any]) -> None:
     try:
         bounded = _bounded(schema)
@@ -87,7 +91,7 @@ def test_a_schema_within_the_allowance_never_spends_more(schema: Any, instances:
     if not bounded:
         return
     for instance in instances:
-        steps, values = _steps(schema, instance)
+        steps, values = reference_steps(schema, instance)
         assert steps <= WORK_PER_VALUE * values, (steps, values)
 
 
