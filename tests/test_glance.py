@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import itertools
 import math
 from typing import Any
 
@@ -11,9 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-from conformance._official import default_suite_dir, load_groups
+from conformance._official import DIALECT_FOLDERS, default_suite_dir, load_groups
 from tests import accept_any
 from tests.conftest import WALKED_VALUES
+from tests.test_corpus import RECORDS, needs_corpus
 from tests.test_work import INSTANCES, NAMES, costly_keywords, reference_steps, some_of
 from toolreg._jsonschema.glance import glance_of
 from toolreg._jsonschema.limits import WORK_PER_VALUE, Limits
@@ -60,7 +62,7 @@ def _vouched_keywords(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[A
             **costly,
             "enum": st.lists(containers | _EDGES, min_size=1, max_size=3),
             "const": containers | _EDGES,
-            "$ref": st.sampled_from(("#", "#/$defs/d", "#/$defs/e")),
+            "$ref": st.sampled_from(("#", "#/definitions/d", "#/definitions/e")),
             "type": st.sampled_from(("integer", "number", "string", "boolean", "null", "array", "object"))
             | st.lists(st.sampled_from(("integer", "string", "null")), min_size=1, max_size=3, unique=True),
             "minLength": st.integers(0, 2),
@@ -76,11 +78,23 @@ def _vouched_keywords(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[A
 
 
 _DEFINED = {
-    "d": {"properties": {"a": {"$ref": "#/$defs/e"}}, "items": {"$ref": "#/$defs/e"}},
+    "d": {"properties": {"a": {"$ref": "#/definitions/e"}}, "items": {"$ref": "#/definitions/e"}},
     "e": {"type": "array"},
 }
 _SCHEMAS = st.recursive(st.booleans() | st.just({}), _vouched_keywords, max_leaves=12).map(
-    lambda body: {"$defs": _DEFINED, **body} if isinstance(body, dict) else body
+    lambda body: {"definitions": _DEFINED, **body} if isinstance(body, dict) else body
+)
+# Each dialect the quick check reads; draft-07 reads a $ref alone, ignoring its siblings.
+_DIALECTS = st.sampled_from(
+    [
+        None,
+        "https://json-schema.org/draft/2020-12/schema",
+        "https://json-schema.org/draft/2019-09/schema",
+        "http://json-schema.org/draft-07/schema#",
+    ]
+)
+_DECLARED = st.tuples(_SCHEMAS, _DIALECTS).map(
+    lambda pair: {"$schema": pair[1], **pair[0]} if pair[1] and isinstance(pair[0], dict) else pair[0]
 )
 _RICH_INSTANCES = st.recursive(
     _EDGES,
@@ -89,7 +103,7 @@ _RICH_INSTANCES = st.recursive(
 )
 
 
-@given(_SCHEMAS, st.lists(INSTANCES, min_size=1, max_size=4))
+@given(_DECLARED, st.lists(INSTANCES, min_size=1, max_size=4))
 def test_a_snapshot_within_the_coarse_bound_never_spends_more(schema: Any, instances: list[Any]) -> None:
     glance = glance_of(schema)
     if glance is None or not snapshot_within_allowance(glance._root, glance.target):
@@ -99,7 +113,7 @@ def test_a_snapshot_within_the_coarse_bound_never_spends_more(schema: Any, insta
         assert steps <= WORK_PER_VALUE * values, (steps, values)
 
 
-@given(_SCHEMAS, st.lists(_RICH_INSTANCES, min_size=1, max_size=4))
+@given(_DECLARED, st.lists(_RICH_INSTANCES, min_size=1, max_size=4))
 def test_the_glance_gives_the_walks_verdict_or_none(schema: Any, instances: list[Any]) -> None:
     glance = glance_of(schema)
     if glance is None:
@@ -200,7 +214,6 @@ def test_the_glance_gives_no_answer_for_what_is_not_plain_json_within_the_limits
 @pytest.mark.parametrize(
     "schema",
     [
-        {"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"type": "string"}}},
         {"properties": {"a": {"$ref": "#"}}},  # recursive: no sum bounds it
         {"allOf": [{"enum": [[1], [2]]}] * 60},  # past the allowance
     ],
@@ -210,6 +223,53 @@ def test_the_glance_gives_no_answer_where_it_cannot_be_sure(schema: Any) -> None
     assert glance is not None
     assert glance.verdict({"a": "x"})[0] is None
     assert not glance.answers
+
+
+D7 = "http://json-schema.org/draft-07/schema#"
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance", "valid"),
+    [
+        # Draft-07 reads a $ref alone: its siblings are not checked.
+        (
+            {
+                "$schema": D7,
+                "definitions": {"s": {"type": "string"}},
+                "$ref": "#/definitions/s",
+                "minLength": 3,
+            },
+            "a",
+            True,
+        ),
+        (
+            {
+                "$schema": D7,
+                "definitions": {"s": {"type": "string"}},
+                "$ref": "#/definitions/s",
+                "minLength": 3,
+            },
+            1,
+            False,
+        ),
+        # 2019-09 reads it beside them, as 2020-12 does.
+        (
+            {
+                "$schema": "https://json-schema.org/draft/2019-09/schema",
+                "$defs": {"s": {"type": "string"}},
+                "$ref": "#/$defs/s",
+                "minLength": 3,
+            },
+            "a",
+            False,
+        ),
+        ({"$schema": D7, "items": {"type": "integer"}}, [1, 2.0], True),
+        ({"$schema": D7, "items": {"type": "integer"}}, [1, True], False),
+    ],
+)
+def test_older_dialects_are_answered_as_they_read(schema: Any, instance: Any, valid: bool) -> None:
+    assert (not toolreg.compile(schema).validate(instance)) is valid
+    assert verdict(schema, instance) is valid
 
 
 def test_a_schema_deeper_than_the_bound_follows_is_left_to_the_walk() -> None:
@@ -261,8 +321,8 @@ def test_a_schema_the_glance_cannot_answer_for_stops_asking_it(monkeypatch: pyte
 @pytest.mark.skipif(not (SUITE / "tests").is_dir(), reason=f"official suite not found at {SUITE}")
 def test_every_official_case_the_glance_answers_is_answered_as_the_walk_does() -> None:
     answered = 0
-    for part in ("required", "optional"):
-        for group in load_groups(SUITE, "draft2020-12", part):
+    for folder, part in itertools.product(DIALECT_FOLDERS, ("required", "optional")):
+        for group in load_groups(SUITE, folder, part):
             try:
                 validator = toolreg.compile(group.schema, assert_formats=group.assert_formats)
             except toolreg.SchemaError:
@@ -273,4 +333,37 @@ def test_every_official_case_the_glance_answers_is_answered_as_the_walk_does() -
                 if answer is not None:
                     answered += 1
                     assert answer is (not validator.validate(case["data"])), (group.description, case)
-    assert answered > 300
+    assert answered > 1000
+
+
+def _reaches_an_ancestor(schema: Any, at: str = "") -> bool:
+    """Whether a local $ref in ``schema`` leads to a schema holding it (a tree of itself)."""
+    if isinstance(schema, list):
+        return any(_reaches_an_ancestor(item, f"{at}/{index}") for index, item in enumerate(schema))
+    if not isinstance(schema, dict):
+        return False
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#") and at.startswith(ref[1:]):
+        return True
+    return any(_reaches_an_ancestor(item, f"{at}/{key}") for key, item in schema.items())
+
+
+@pytest.mark.slow
+@needs_corpus
+def test_every_valid_real_schema_but_a_tree_of_itself_is_answered_at_its_first_call() -> None:
+    answered, trees = 0, 0
+    for record in RECORDS:
+        try:
+            toolreg.compile(record["schema"])
+        except toolreg.SchemaError:
+            continue
+        glance = glance_of(record["schema"])
+        assert glance is not None, record["name"]
+        glance.verdict({})
+        if _reaches_an_ancestor(record["schema"]):
+            trees += 1
+            assert not glance.answers, record["name"]
+        else:
+            answered += 1
+            assert glance.answers, record["name"]
+    assert answered > 1000 and trees > 0

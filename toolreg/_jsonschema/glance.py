@@ -4,10 +4,11 @@ A registry compiles a schema the quick check vouched for (see ``quick``) at its 
 compiling costs several times what checking one call does. Most first calls are valid, and a valid
 call's answer is ``Ok`` whatever the errors would have said: :class:`Glance` reads the snapshot
 directly, each keyword by its row's ``accepts``, and answers. It answers only where it is sure to
-say what the reference walk would: a 2020-12 schema (whose every keyword then has an ``accepts``)
-that the work bound (see ``work``) shows can never run out of its work budget, an instance of plain
-JSON within ``max_depth``. Anywhere else, and for every invalid call that needs its errors, it says
-nothing and the validator compiles as before.
+say what the reference walk would: a schema whose every keyword then has an ``accepts`` (in
+draft-07 and 2019-09 the vouched keywords mean what they mean in 2020-12, but that draft-07 reads a
+``$ref`` alone), which the work bound (see ``work``) shows can never run out of its work budget, and
+an instance of plain JSON within ``max_depth``. Anywhere else, and for every invalid call that needs
+its errors, it says nothing and the validator compiles as before.
 """
 
 from __future__ import annotations
@@ -39,7 +40,16 @@ _ANSWERS: dict[str, tuple[Callable[[object], bool] | None, Accepts]] = {
 class Glance:
     """The yes/no answers of one vouched snapshot ``root``, for its validator's first calls."""
 
-    __slots__ = ("_root", "_limits", "_pattern_and_risk", "_asserts_formats", "_targets", "_made", "_sure")
+    __slots__ = (
+        "_root",
+        "_limits",
+        "_pattern_and_risk",
+        "_asserts_formats",
+        "_targets",
+        "_made",
+        "_sure",
+        "_refs_alone",
+    )
 
     def __init__(
         self, root: Any, limits: Limits, pattern_and_risk: PatternGuard, asserts_formats: bool
@@ -49,8 +59,10 @@ class Glance:
         self._targets: dict[str, Any] = {}
         # What keywords work out once from their values, by the identity of the value in the snapshot.
         self._made: dict[int, Any] = {}
-        # Whether it may answer at all, worked out at its first call (None until then).
+        # Whether it may answer at all, worked out at its first call (None until then); and whether a
+        # $ref stands alone, its siblings ignored, as in draft-07.
         self._sure: bool | None = None
+        self._refs_alone = False
 
     @property
     def answers(self) -> bool:
@@ -74,8 +86,10 @@ class Glance:
         if sure is None:
             root = self._root
             declared = root.get("$schema") if type(root) is dict else None
-            in_2020_12 = declared is None or DIALECTS.get(declared) == DEFAULT_DIALECT
-            sure = self._sure = in_2020_12 and snapshot_within_allowance(root, self.target)
+            # The quick check vouched for the schema in the dialect it declares, so this is known.
+            dialect = DEFAULT_DIALECT if declared is None else DIALECTS[declared]
+            self._refs_alone = dialect == "draft-07"
+            sure = self._sure = snapshot_within_allowance(root, self.target)
         return sure
 
     def target(self, ref: str) -> Any:
@@ -114,16 +128,19 @@ def glance_of(schema: Any, limits: Limits = DEFAULT_LIMITS, asserts_formats: boo
 class _Reading:
     """One reading of one instance (see ``sites.Reading``), with its values' keys."""
 
-    __slots__ = ("_glance", "asserts_formats", "keys")
+    __slots__ = ("_glance", "asserts_formats", "keys", "_refs_alone")
 
     def __init__(self, glance: Glance) -> None:
         self._glance, self.asserts_formats = glance, glance._asserts_formats
+        self._refs_alone = glance._refs_alone
         self.keys = ValueKeys()
 
     def fits(self, schema: Any, instance: Any) -> bool:
         # No deeper than the work bound followed the schema (see work), far within Python's stack.
         if type(schema) is bool:
             return schema
+        if self._refs_alone and "$ref" in schema:
+            return self.fits(self._glance.target(schema["$ref"]), instance)
         for keyword, value in schema.items():
             answer = _ANSWERS.get(keyword)
             if answer is None:

@@ -158,7 +158,7 @@ class Keyword:
 
     ``quick`` tests its value where the quick check at registration vouches for it (its subschemas,
     where ``holds`` says, are then vouched for in turn); ``accepts`` answers yes or no for it from its
-    value alone, in a 2020-12 schema so vouched for, at a tool's first calls (see ``glance``);
+    value alone, in a schema so vouched for, at a tool's first calls (see ``glance``);
     ``openai_strict`` says OpenAI's strict mode takes it.
 
     For the standard output (see ``output``): ``evaluates`` says whether its annotation names the

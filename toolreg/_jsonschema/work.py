@@ -143,8 +143,10 @@ def _applies_subschemas(row: Keyword) -> bool:
 
 
 def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
-    """A coarser :func:`within_allowance`, read off a 2020-12 snapshot the quick check vouched for
-    (see ``quick``) without compiling it, in about the time a valid call takes to check.
+    """A coarser :func:`within_allowance`, read off a snapshot the quick check vouched for (see
+    ``quick``) without compiling it, in about the time a valid call takes to check. It reads the
+    2020-12 rows in every dialect: the keywords vouched for spend alike in each (``items`` holds one
+    schema there), and where draft-07 ignores a ``$ref``'s siblings, counting them only adds.
 
     It adds up, over every way the root reaches each schema object (through subschemas and each
     ``$ref``, which ``target`` resolves), one step for applying it and what its keywords can spend at
