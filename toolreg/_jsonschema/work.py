@@ -158,13 +158,12 @@ def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
     Each keyword's ``work`` reads its value as written where the other reads its plan: a list or an
     object where the plan holds a tuple, and never less of one.
     """
-    rows = keywords(DEFAULT_DIALECT)
     totals: dict[int, int] = {}  # by the identity of a schema object of the snapshot, which is alive
     entered: set[int] = set()
 
     def total(schema: Any, depth: int) -> int:
         if type(schema) is not dict:
-            return 1
+            return 1  # a boolean schema (or, below a map, a value that is none: counting it only adds)
         key = id(schema)
         found = totals.get(key)
         if found is not None:
@@ -174,19 +173,25 @@ def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
         entered.add(key)
         steps = 1
         for name, value in schema.items():
-            row = rows.get(name)
-            if row is None:
+            read = _LEADS.get(name)
+            if read is None:
                 continue
-            if row.work is not None:
-                steps += sum(row.work(value))
-            if name == "$ref":
+            work, leads, apart = read
+            if work is not None:
+                at_value, per_part = work(value)
+                steps += at_value + per_part
+            if leads == "$ref":
                 steps += total(target(value), depth + 1)
-            elif row.refers:
+            elif leads == "schema":
+                steps += total(value, depth + 1)
+            elif leads == "refers":
                 steps = _PAST
-            elif _applies_subschemas(row):
-                children = (total(child, depth + 1) for child in _subschemas(row.holds, value))
+            elif leads:
+                children = [
+                    total(child, depth + 1) for child in (value.values() if leads == "map" else value)
+                ]
                 # Subschemas applied to different parts: a value lies below one of those parts at most.
-                steps += max(children, default=0) if row.apart else sum(children)
+                steps += max(children, default=0) if apart else sum(children)
             if steps >= _PAST:
                 break
         entered.discard(key)
@@ -196,12 +201,24 @@ def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
     return total(root, 0) <= WORK_PER_VALUE
 
 
-def _subschemas(holds: str, value: Any) -> list[Any]:
-    if holds == "map":
-        return [item for item in value.values() if isinstance(item, (dict, bool))]
-    if holds == "list":
-        return list(value)
-    return [value]
+# What the coarse bound reads of each keyword that spends steps or leads to schemas: its ``work``,
+# where it leads ("$ref"; "refers" for the other references, which it does not follow; else where
+# its subschemas are, the row's ``holds``), and whether they apply apart.
+_LEADS = {
+    row.name: (
+        row.work,
+        "$ref"
+        if row.name == "$ref"
+        else "refers"
+        if row.refers
+        else row.holds
+        if _applies_subschemas(row)
+        else "",
+        row.apart,
+    )
+    for row in keywords(DEFAULT_DIALECT).values()
+    if row.work is not None or row.refers or _applies_subschemas(row)
+}
 
 
 def _locations(holds: str, plan: Any) -> list[Path]:
