@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import collections
+import inspect
 import itertools
 import math
+import sys
 from typing import Any
 
 import pytest
@@ -367,3 +369,20 @@ def test_every_valid_real_schema_but_a_tree_of_itself_is_answered_at_its_first_c
             answered += 1
             assert glance.answers, record["name"]
     assert answered > 1000 and trees > 0
+
+
+def test_a_caller_deep_in_its_own_stack_gets_no_answer_rather_than_a_recursion_error() -> None:
+    schema: Any = {"type": "integer"}
+    value: Any = 1
+    for _ in range(15):
+        schema, value = {"items": schema}, [value]
+    glance = glance_of(schema)
+    assert glance is not None and glance.verdict(value)[0] is True
+    limit = sys.getrecursionlimit()
+    depth = len(inspect.stack(0))
+    sys.setrecursionlimit(depth + 20)  # room for the survey, not for 15 levels of reading
+    try:
+        answer = glance.verdict(value)[0]
+    finally:
+        sys.setrecursionlimit(limit)
+    assert answer is None
