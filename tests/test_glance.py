@@ -371,18 +371,36 @@ def test_every_valid_real_schema_but_a_tree_of_itself_is_answered_at_its_first_c
     assert answered > 1000 and trees > 0
 
 
-def test_a_caller_deep_in_its_own_stack_gets_no_answer_rather_than_a_recursion_error() -> None:
+@pytest.mark.parametrize("bound_known", [True, False])
+def test_a_caller_deep_in_its_own_stack_gets_no_answer_rather_than_a_recursion_error(
+    bound_known: bool,
+) -> None:
     schema: Any = {"type": "integer"}
     value: Any = 1
     for _ in range(15):
         schema, value = {"items": schema}, [value]
     glance = glance_of(schema)
-    assert glance is not None and glance.verdict(value)[0] is True
+    assert glance is not None
+    if bound_known:
+        assert glance.verdict(value)[0] is True
     limit = sys.getrecursionlimit()
     depth = len(inspect.stack(0))
-    sys.setrecursionlimit(depth + 20)  # room for the survey, not for 15 levels of reading
+    sys.setrecursionlimit(depth + 20)  # room for the survey, not for 15 levels of bound or reading
     try:
         answer = glance.verdict(value)[0]
     finally:
         sys.setrecursionlimit(limit)
     assert answer is None
+    assert glance.verdict(value)[0] is True  # with room again, the bound is worked out and it answers
+
+
+def test_a_glance_another_thread_dropped_leaves_the_answer_to_the_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
+    registry = toolreg.ToolRegistry()
+    record = registry.register("t.tool", _TOOL, accept_any)
+    record.validator._glance = None  # as another thread does once the glance can never answer
+    assert record.validator._glanced({"path": "/a"}, collecting=True) is None
+    assert not registry.validate("t.tool", {"path": "/a"})
+    assert not registry.is_valid("t.tool", {"path": "a"})

@@ -73,9 +73,11 @@ class Glance:
         """Whether ``instance`` is valid, or None where the reference walk must say; and how many values
         ``instance`` holds."""
         problems, values, exact = survey(instance, self._limits.max_depth)
-        if problems or not exact or not self._may_answer():
+        if problems or not exact:
             return None, values
         try:
+            if not self._may_answer():
+                return None, values
             return _Reading(self).fits(self._root, instance), values
         except (RecursionError, RuntimeError):
             # A caller deep in its own stack, or another thread changing a container as we read it.

@@ -150,7 +150,7 @@ class Validator:
         if fast is None:
             # Generating code costs about what walking a few hundred values does: walk until then.
             if self._walked < WALKED_VALUES:
-                if self._glance is not None and self._glanced(instance, collecting=True) is True:
+                if self._glanced(instance, collecting=True) is True:
                     return OK
                 walked, values = _walk_counted(self._compiled_schema(), instance)
                 self._walked += max(values, 1)
@@ -169,8 +169,9 @@ class Validator:
     def _glanced(self, instance: Any, collecting: bool) -> bool | None:
         """The glance's answer, before the schema is compiled (None: it has none); ``collecting``
         when a False answer leaves the walk to find the errors."""
-        glance = self._glance
-        assert glance is not None
+        glance = self._glance  # read once: another thread may drop it meanwhile
+        if glance is None:
+            return None
         answer, values = glance.verdict(instance)
         if answer is True or (answer is False and not collecting):
             self._walked += max(values, 1)  # else the walk counts them, answering with every error
@@ -201,10 +202,7 @@ class Validator:
         check = self._valid
         if check is None:
             if self._fast is None and self._walked < WALKED_VALUES:
-                if (
-                    self._glance is not None
-                    and (glanced := self._glanced(instance, collecting=False)) is not None
-                ):
+                if (glanced := self._glanced(instance, collecting=False)) is not None:
                     return glanced
                 errors, values = _walk_counted(self._compiled_schema(), instance, Verdict)
                 self._walked += max(values, 1)
