@@ -274,11 +274,17 @@ def test_older_dialects_are_answered_as_they_read(schema: Any, instance: Any, va
     assert verdict(schema, instance) is valid
 
 
-def test_a_schema_deeper_than_the_bound_follows_is_left_to_the_walk() -> None:
+def _nested_items(levels: int) -> tuple[Any, Any]:
+    """``items`` nested ``levels`` deep above an integer, and a valid array as deep."""
     schema: Any = {"type": "integer"}
     value: Any = 1
-    for _ in range(70):
+    for _ in range(levels):
         schema, value = {"items": schema}, [value]
+    return schema, value
+
+
+def test_a_schema_deeper_than_the_bound_follows_is_left_to_the_walk() -> None:
+    schema, value = _nested_items(70)
     glance = glance_of(schema)
     assert glance is not None
     assert glance.verdict(value)[0] is None  # 70 schemas deep: past what the bound follows
@@ -295,12 +301,18 @@ def test_formats_are_answered_as_the_registry_reads_them() -> None:
     assert asserting.verdict({"when": "2026-12-05"})[0] is True
 
 
-def test_a_valid_first_call_is_answered_without_compiling_and_an_invalid_one_compiles(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def registered(monkeypatch: pytest.MonkeyPatch) -> tuple[toolreg.ToolRegistry, toolreg.ToolRecord]:
+    """A registry holding ``_TOOL`` as "t.tool", its validators walking first as the library's do."""
     monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
     registry = toolreg.ToolRegistry()
-    record = registry.register("t.tool", _TOOL, accept_any)
+    return registry, registry.register("t.tool", _TOOL, accept_any)
+
+
+def test_a_valid_first_call_is_answered_without_compiling_and_an_invalid_one_compiles(
+    registered: tuple[toolreg.ToolRegistry, toolreg.ToolRecord],
+) -> None:
+    registry, record = registered
     assert not registry.validate("t.tool", {"path": "/a"})
     assert registry.is_valid("t.tool", {"path": "/a"})
     assert not registry.is_valid("t.tool", {"path": "a"})
@@ -375,10 +387,7 @@ def test_every_valid_real_schema_but_a_tree_of_itself_is_answered_at_its_first_c
 def test_a_caller_deep_in_its_own_stack_gets_no_answer_rather_than_a_recursion_error(
     bound_known: bool,
 ) -> None:
-    schema: Any = {"type": "integer"}
-    value: Any = 1
-    for _ in range(15):
-        schema, value = {"items": schema}, [value]
+    schema, value = _nested_items(15)
     glance = glance_of(schema)
     assert glance is not None
     if bound_known:
@@ -395,11 +404,9 @@ def test_a_caller_deep_in_its_own_stack_gets_no_answer_rather_than_a_recursion_e
 
 
 def test_a_glance_another_thread_dropped_leaves_the_answer_to_the_walk(
-    monkeypatch: pytest.MonkeyPatch,
+    registered: tuple[toolreg.ToolRegistry, toolreg.ToolRecord],
 ) -> None:
-    monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
-    registry = toolreg.ToolRegistry()
-    record = registry.register("t.tool", _TOOL, accept_any)
+    registry, record = registered
     record.validator._glance = None  # as another thread does once the glance can never answer
     assert record.validator._glanced({"path": "/a"}, collecting=True) is None
     assert not registry.validate("t.tool", {"path": "/a"})
