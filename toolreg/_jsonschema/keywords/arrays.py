@@ -14,7 +14,7 @@ from ..sites import Reading, Site
 from ..values import ValueKeys, is_integer
 from ..wording import BOUND_WORDS, counted, show
 
-__all__ = ["size_bound", "size_words"]
+__all__ = ["size_bound", "size_words", "min_size_accepts", "max_size_accepts"]
 
 
 def size_bound(
@@ -50,11 +50,13 @@ def _max_items(value: Any, site: Site) -> Check:
     return size_bound(value, site, list, operator.gt)
 
 
-def _min_size_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def min_size_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    """At least ``value`` items, properties or characters (``len`` counts a string's code points)."""
     return bool(len(instance) >= value)
 
 
-def _max_size_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def max_size_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    """At most ``value`` items, properties or characters."""
     return bool(len(instance) <= value)
 
 

@@ -283,14 +283,6 @@ def _max_length(value: Any, site: Site) -> Check:
     return _length_bound(value, site, operator.gt)
 
 
-def _min_length_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
-    return bool(len(instance) >= value)  # code points, as the check counts them
-
-
-def _max_length_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
-    return bool(len(instance) <= value)
-
-
 def _pattern(value: Any, site: Site) -> Check:
     """A string contains a match of the ECMA-262 regular expression (a search, not a full match)."""
     pattern = pattern_of(value, site)
