@@ -2,6 +2,7 @@
 
 import copy
 import json
+import re
 
 import pytest
 from hypothesis import given
@@ -261,6 +262,48 @@ def test_a_ref_target_only_one_ref_leads_to_is_written_in_place_and_finds_the_sa
         assert validator.source.count("def ") == functions + 1, validator.source
         assert validator.validate(instance) == validator.validate_reference(instance) != []
         assert validator.is_valid(instance) is False
+
+
+def test_the_fast_path_writes_numbers_as_literals_and_names_as_constants():
+    schema = {
+        "type": "object",
+        "properties": {"secret_name": {"type": "number", "maximum": 4096, "minimum": -2.5}},
+        "required": ["secret_name"],
+    }
+    source = toolreg.compile(schema).prepare().source
+    assert "> 4096" in source and "< (-2.5)" in source
+    assert "secret_name" not in source
+
+
+def test_a_yes_no_answer_loops_without_positions_and_finds_required_names_by_subscript():
+    from toolreg._jsonschema.codegen import generate
+
+    item = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    validator = toolreg.compile({"type": "array", "items": item})
+    yes_no = generate(validator._compiled_schema(), yes_no=True)[0]
+    missing = re.compile(r"if c\d+ not in x\d+:")
+    assert "enumerate" not in yes_no and not missing.search(yes_no)
+    assert re.search(r"except KeyError:\n +return False", yes_no)
+    # Every error has its path: the full answer keeps the positions, and tests for missing names.
+    assert "enumerate" in validator.prepare().source and missing.search(validator.source)
+    for instance in ([{"n": 1}], [{"n": 1}, {}], [{}, {"n": "x"}], [{"n": 1, "m": 2}, 3]):
+        assert validator.is_valid(instance) is (validator.validate(instance) == []), instance
+    assert facts_of(validator.validate([{"n": 1}, {}]))[0][0] == "/1"
+
+
+def test_validate_asks_the_yes_no_answer_first_only_where_the_work_budget_cannot_run_out():
+    validator = toolreg.compile({"type": "array", "items": {"type": "integer"}}).prepare()
+
+    def collecting(instance, limits):
+        raise AssertionError("a valid call was answered by the yes/no answer")
+
+    validator._fast = collecting
+    assert validator.validate([1, 2]) == []
+    with pytest.raises(AssertionError):
+        validator.validate([1, "x"])
+    # One whose walk may spend the budget: only the full answer can tell Ok from a limit error.
+    counting = toolreg.compile({"items": {"$ref": "#"}, "contains": {"$ref": "#"}}).prepare()
+    assert counting._yes_first is None and counting._fast is not None
 
 
 # -- the keywords of the whole 2020-12 vocabulary ------------------------------------------------

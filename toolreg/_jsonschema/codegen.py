@@ -9,9 +9,11 @@ the keywords whose verdict takes more than a test (``multipleOf``, ``uniqueItems
 extra names, …) it calls their reference check instead. Either way every error, message and fact
 is the reference's, in the reference's order, and no path is built unless an error is reported.
 
-Safety: no text from the schema is ever written into the source. Property names, limits,
-enum values and patterns reach the code as constants in its namespace (``c0``, ``c1``, …);
-the source holds only identifiers the generator made and fixed keywords of Python.
+Safety: no text from the schema is ever written into the source. Property names, enum values and
+patterns reach the code as constants in its namespace (``c0``, ``c1``, …); numbers (limits, depths)
+are written as Python literals, which ``repr`` of an exact ``int`` or finite ``float`` spells with
+digits, a sign, a point and an exponent only. The source holds nothing else but identifiers the
+generator made and fixed keywords of Python.
 
 Values that are not plain JSON (a tuple, NaN, a subclass of ``int``, a non-string key…) make
 the generated code raise ``NotPlainJSON``; the validator then answers with the reference walk,
@@ -21,6 +23,8 @@ which reports them. Every part of the instance is either tested by exact type or
 from __future__ import annotations
 
 import collections
+import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,6 +34,7 @@ from .keywords.applicators import BranchCheck
 from .keywords.objects import MISSING_STEPS
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
+from .regex import PYTHON_MAX_TEXT
 from .schema import Compiled, Node
 from .sites import Site
 from .vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
@@ -77,6 +82,9 @@ _HANDED_OVER = frozenset(name for name, fast in _FAST.items() if fast in ("calle
 _SPENDS_ITSELF = frozenset(row.name for row in VOCABULARY if row.spends_itself)
 # The ones that speak to one type of instance, as the vocabulary says.
 _TYPED_KEYWORDS = frozenset(name for name in HANDLED_KEYWORDS if keywords()[name].instance_type)
+# Integers written as literals are below this in size (a larger one, up to Python's limit on the
+# digits of an int's text, is a constant in the namespace).
+_LITERAL_INT = 10**18
 # The kinds of value the generated code tells apart, each by its exact Python type.
 _KINDS = {
     "object": "{t} is dict",
@@ -238,12 +246,24 @@ class _Source:
         return f"{prefix}{self.counter}"
 
     def constant(self, value: Any) -> str:
+        """An expression for ``value``: a literal for a number (Python reads one quicker than a
+        global, and it reads better), else the name of a constant in the namespace."""
+        exact_int = type(value) is int and abs(value) < _LITERAL_INT
+        if exact_int or (type(value) is float and math.isfinite(value)):
+            literal = repr(value)
+            return f"({literal})" if literal.startswith("-") else literal
         name = self.fresh("c")
         self.namespace[name] = value
         return name
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
+
+
+def _names(name: str, lines: list[str]) -> bool:
+    """Whether any of the lines of generated source reads the variable ``name``."""
+    read = re.compile(rf"\b{name}\b")
+    return any(read.search(text) for text in lines)
 
 
 def _path_expression(tokens: list[str]) -> str:
@@ -636,11 +656,25 @@ class _Generator:
             line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
 
     def emit_string(self, node: Node, value: str, path: list[str], depth: int) -> None:
-        line = self.source.line
-        self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"))
-        if "pattern" in node.keywords:
-            search = self.source.constant(node.keywords["pattern"].hot_search())
-            line(depth, f"if not {search}({value}):")
+        line, plan = self.source.line, node.keywords
+        pattern = plan.get("pattern")
+        python_search = pattern.python_search() if pattern is not None else None
+        size = f"len({value})"
+        if ("minLength" in plan) + ("maxLength" in plan) + (python_search is not None) > 1:
+            size = self.source.fresh("n")
+            line(depth, f"{size} = len({value})")
+        self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"), size)
+        if pattern is not None:
+            test = f"{self.source.constant(pattern.search)}({value})"
+            if python_search is not None:
+                # Python's engine answers short ASCII text of the simplest patterns in a third of the
+                # time a call into RE2 takes (see regex.Pattern.hot_search), tested here, in line.
+                short = self.source.constant(python_search)
+                test = (
+                    f"({short}({value}) is not None if {size} <= {PYTHON_MAX_TEXT} "
+                    f"and {value}.isascii() else {test})"
+                )
+            line(depth, f"if not {test}:")
             self.fail(node, "pattern", "None", path, depth + 1)
 
     def emit_size_bounds(
@@ -703,6 +737,7 @@ class _Generator:
             self.hand_over(node, ("contains",), value, path, depth)
             return
         position, item = self.source.fresh("i"), self.source.fresh("x")
+        loop = len(self.source.lines)
         if start == 0:
             line(depth, f"for {position}, {item} in enumerate({value}):")
         else:
@@ -716,18 +751,30 @@ class _Generator:
             self.emit(items.location, item, [*path, position], depth + 1)
         else:
             line(depth + 1, f"if not {self.plain(item, [*path, position])}: raise NotPlainJSON")
+        if start == 0 and not _names(position, self.source.lines[loop + 1 :]):
+            # No path is made below (a yes/no answer makes none): a loop without positions costs less.
+            self.source.lines[loop] = "    " * depth + f"for {item} in {value}:"
         self.hand_over(node, ("contains",), value, path, depth)
 
     def emit_object(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line, plan = self.source.line, node.keywords
         self.emit_size_bounds(node, value, path, depth, ("minProperties", "maxProperties"))
-        names = [self.source.constant(name) for name in plan.get("required", ())]
+        required, properties = frozenset(plan.get("required", ())), plan.get("properties", ())
+        # A yes/no answer that counts no work finds a required property missing where the subscript
+        # for its schema does (the exception costs a wrong call only), with no test of its own.
+        subscripted = (
+            required & {name for name, _ in properties}
+            if self.yes_no and not self.counts and len(properties) <= _INLINE_TABLE
+            else frozenset()
+        )
+        tested = tuple(name for name in plan.get("required", ()) if name not in subscripted)
+        names = [self.source.constant(name) for name in tested]
         if len(names) == 1:
             line(depth, f"if {names[0]} not in {value}:")
             self.missing(node, names[0], path, depth + 1)
         elif len(names) > _INLINE_TABLE:
             missing = self.source.fresh("k")
-            line(depth, f"for {missing} in {self.source.constant(tuple(plan['required']))}:")
+            line(depth, f"for {missing} in {self.source.constant(tested)}:")
             line(depth + 1, f"if {missing} not in {value}:")
             self.missing(node, missing, path, depth + 2)
         elif names:
@@ -742,12 +789,18 @@ class _Generator:
             line(depth, f"for {key} in {value}:")
             line(depth + 1, f"if type({key}) is not str: raise NotPlainJSON")
             self.report(node, "propertyNames", value, path, depth)
-        required, properties = frozenset(plan.get("required", ())), plan.get("properties", ())
         if len(properties) > _INLINE_TABLE:
             self.emit_property_table(node, value, path, depth)
             properties = ()
         for name, location in properties:
             constant, child = self.source.constant(name), self.source.fresh("x")
+            if name in subscripted:
+                line(depth, "try:")
+                line(depth + 1, f"{child} = {value}[{constant}]")
+                line(depth, "except KeyError:")
+                self.fail(node, "required", constant, path, depth + 1)
+                self.emit(location, child, [*path, constant], depth)
+                continue
             if name in required:
                 # A valid call has it, so a subscript finds it at once; only a wrong call pays for
                 # the exception.
@@ -888,13 +941,15 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
         source.line(0, "def is_valid(v, limits):")
         # The budget the values known at a glance earn; the rest is counted once that is spent.
         # Code that counts no steps and calls no reference check needs no list at all.
-        errors = "Refusing()" if generator.calls_checks else "None"
-        source.line(1, "errors = Verdict.glance(v, limits)" if findings else f"errors = {errors}")
+        errors = "Verdict.glance(v, limits)" if findings else "Refusing()" if generator.calls_checks else None
+        if errors is not None or _names("errors", body or source.lines):
+            source.line(1, f"errors = {errors}")
         source.line(1, "try:")
         if body is None:
             source.line(2, f"return {root}(v, (), errors, 0)")
         else:
-            source.line(2, "p, d = (), 0")  # the root's path and depth, as its function would take them
+            if _names("p", body) or _names("d", body):
+                source.line(2, "p, d = (), 0")  # the root's path and depth, as its function would take them
             source.lines.extend(body)  # which ends in return True
         source.line(1, "except (NotPlainJSON, UnicodeError, KeyError):")
         source.line(2, "return None")
@@ -907,7 +962,8 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
         if body is None:
             source.line(2, f"{root}(v, (), errors, 0)")
         else:
-            source.line(2, "p, d = (), 0")
+            if _names("p", body) or _names("d", body):
+                source.line(2, "p, d = (), 0")
             source.lines.extend(body)
         source.line(1, "except (NotPlainJSON, UnicodeError, KeyError):")
         source.line(2, "return None")

@@ -50,6 +50,7 @@ __all__ = [
     "MAX_STEPS",
     "MAX_STEPS_AT_START",
     "MAX_PROGRAM",
+    "PYTHON_MAX_TEXT",
 ]
 
 
@@ -109,24 +110,30 @@ class Pattern:
         as ``^[a-z]{3}-[0-9]{4}$``, Python's own engine answers on short ASCII text, in a third of
         the time a call into RE2 takes; every other text goes to ``search``. Made on request, since
         compiling the pattern again costs what a tool called once should not pay."""
-        source = _python_source(parse(self.source)) if self.backtracking is None else None
-        if source is None:
-            return self.search
-        python_search, other = re.compile(source).search, self.search
+        python_search, other = self.python_search(), self.search
+        if python_search is None:
+            return other
 
         def search(text: str) -> bool:
-            # Past a few hundred characters RE2's quicker stride outweighs the cost of calling it.
-            if len(text) <= _PYTHON_MAX_TEXT and text.isascii():
+            if len(text) <= PYTHON_MAX_TEXT and text.isascii():
                 return python_search(text) is not None
             return other(text)
 
         return search
 
+    def python_search(self) -> Callable[[str], object] | None:
+        """For the simplest patterns, Python's own ``search`` (a match or None), which means what
+        ECMA-262 says on ASCII text of at most :data:`PYTHON_MAX_TEXT` characters and must be given no
+        other; None for every other pattern. The generated code tests the text itself, sparing a call."""
+        source = _python_source(parse(self.source)) if self.backtracking is None else None
+        return None if source is None else re.compile(source).search
+
 
 # -- Python's engine, for the simplest patterns on ASCII text -------------------------------------
 
-# The longest text Python's engine is given.
-_PYTHON_MAX_TEXT = 256
+# The longest text Python's engine is given: past a few hundred characters RE2's quicker stride
+# outweighs the cost of calling it.
+PYTHON_MAX_TEXT = 256
 # Counts Python's engine takes as written (its own limit is near 2**32, below HUGE).
 _PYTHON_MAX_COUNT = 65535
 

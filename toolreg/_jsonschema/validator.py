@@ -15,6 +15,7 @@ from .output import FORMATS, failure_output, output
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
 from .values import json_copy, json_key, plain_copy, survey
+from .work import within_allowance
 
 __all__ = ["Validator", "compile", "validate", "WALKED_VALUES"]
 
@@ -37,7 +38,8 @@ class Validator:
     for code generation, and a large call pays for one walk at most. (A registry's validator answers
     the valid first calls it can before it even compiles the schema, by reading the snapshot; see
     ``glance``.) Both return
-    the same errors in the same order. The schema is a private snapshot: :attr:`schema` hands out
+    the same errors in the same order. Where no instance can spend the work budget, the generated
+    code asks the yes/no answer of :meth:`is_valid` first, so a valid call makes no list and no path. The schema is a private snapshot: :attr:`schema` hands out
     copies, so nothing done to them changes what either path checks. (A registry's validator may
     compile its snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
     """
@@ -50,6 +52,7 @@ class Validator:
         "_source",
         "_fast",
         "_valid",
+        "_yes_first",
         "_key",
         "_walked",
         "_glance",
@@ -74,6 +77,7 @@ class Validator:
         self._source: str | None = None
         self._fast: FastCheck | None = None
         self._valid: FastCheck | None = None
+        self._yes_first: FastCheck | None = None
         self._key: Any = None
         self._walked = 0
         self._glance: Glance | None = None
@@ -132,13 +136,21 @@ class Validator:
 
     def _build(self) -> FastCheck:
         if self._fast is None:
+            compiled = self._compiled_schema()
             try:
-                self._source, self._fast = generate(self._compiled_schema())
+                source, fast = generate(compiled)
             except (NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
                 # Python's compiler has limits of its own (20 nested blocks): a schema within
                 # toolreg's limits can pass them, and the reference walk then answers every call.
                 self._source = f"# no fast path: {type(error).__name__}: {error}\n"
                 self._fast = self._reference_only
+                return self._fast
+            if within_allowance(compiled) and self._build_yes_no() is not self._reference_only:
+                # Where no instance can spend the work budget, the yes/no answer's True is exactly
+                # validate's Ok: asked first, it spares a valid call the list of errors and the
+                # paths, and costs an invalid one what it takes to find its first error.
+                self._yes_first = self._valid
+            self._source, self._fast = source, fast
         return self._fast
 
     def _reference_only(self, instance: Any, limits: Limits) -> None:
@@ -146,6 +158,13 @@ class Validator:
 
     def validate(self, instance: Any) -> Result:
         """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""
+        yes_first = self._yes_first  # see _build
+        if yes_first is not None:
+            try:
+                if yes_first(instance, self._limits) is True:
+                    return OK
+            except (RecursionError, RuntimeError):
+                pass  # as below: the fast path and then the reference walk answer
         fast = self._fast
         if fast is None:
             # Generating code costs about what walking a few hundred values does: walk until then.
