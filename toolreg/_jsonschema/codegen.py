@@ -759,22 +759,13 @@ class _Generator:
     def emit_object(self, node: Node, value: str, path: list[str], depth: int) -> None:
         line, plan = self.source.line, node.keywords
         self.emit_size_bounds(node, value, path, depth, ("minProperties", "maxProperties"))
-        required, properties = frozenset(plan.get("required", ())), plan.get("properties", ())
-        # A yes/no answer that counts no work finds a required property missing where the subscript
-        # for its schema does (the exception costs a wrong call only), with no test of its own.
-        subscripted = (
-            required & {name for name, _ in properties}
-            if self.yes_no and not self.counts and len(properties) <= _INLINE_TABLE
-            else frozenset()
-        )
-        tested = tuple(name for name in plan.get("required", ()) if name not in subscripted)
-        names = [self.source.constant(name) for name in tested]
+        names = [self.source.constant(name) for name in plan.get("required", ())]
         if len(names) == 1:
             line(depth, f"if {names[0]} not in {value}:")
             self.missing(node, names[0], path, depth + 1)
         elif len(names) > _INLINE_TABLE:
             missing = self.source.fresh("k")
-            line(depth, f"for {missing} in {self.source.constant(tested)}:")
+            line(depth, f"for {missing} in {self.source.constant(tuple(plan['required']))}:")
             line(depth + 1, f"if {missing} not in {value}:")
             self.missing(node, missing, path, depth + 2)
         elif names:
@@ -789,18 +780,12 @@ class _Generator:
             line(depth, f"for {key} in {value}:")
             line(depth + 1, f"if type({key}) is not str: raise NotPlainJSON")
             self.report(node, "propertyNames", value, path, depth)
+        required, properties = frozenset(plan.get("required", ())), plan.get("properties", ())
         if len(properties) > _INLINE_TABLE:
             self.emit_property_table(node, value, path, depth)
             properties = ()
         for name, location in properties:
             constant, child = self.source.constant(name), self.source.fresh("x")
-            if name in subscripted:
-                line(depth, "try:")
-                line(depth + 1, f"{child} = {value}[{constant}]")
-                line(depth, "except KeyError:")
-                self.fail(node, "required", constant, path, depth + 1)
-                self.emit(location, child, [*path, constant], depth)
-                continue
             if name in required:
                 # A valid call has it, so a subscript finds it at once; only a wrong call pays for
                 # the exception.

@@ -37,11 +37,11 @@ class Validator:
     :attr:`source`), made then, or earlier by :meth:`prepare`: a tool called a few times never pays
     for code generation, and a large call pays for one walk at most. (A registry's validator answers
     the valid first calls it can before it even compiles the schema, by reading the snapshot; see
-    ``glance``.) Both return
-    the same errors in the same order. Where no instance can spend the work budget, the generated
-    code asks the yes/no answer of :meth:`is_valid` first, so a valid call makes no list and no path. The schema is a private snapshot: :attr:`schema` hands out
-    copies, so nothing done to them changes what either path checks. (A registry's validator may
-    compile its snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
+    ``glance``.) Both return the same errors in the same order. Where no instance can spend the work
+    budget, the generated code asks the yes/no answer of :meth:`is_valid` first, so a valid call
+    makes no list and no path. The schema is a private snapshot: :attr:`schema` hands out copies, so
+    nothing done to them changes what either path checks. (A registry's validator may compile its
+    snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
     """
 
     __slots__ = (
