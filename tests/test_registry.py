@@ -1,5 +1,6 @@
 """The registry's rules: names, duplicates, arguments, snapshots, validation by name."""
 
+import json
 import sys
 import threading
 
@@ -185,19 +186,35 @@ def test_tools_with_the_same_schema_share_one_compiled_validator():
     first = registry.register("a", shape, accept_any)
     second = registry.register("b", {"type": "object", "properties": {"n": {"maximum": 1}}}, accept_any)
     assert first.validator is second.validator
+    # Read from JSON text, its strings are not the interned ones of the literals: the same schema.
+    third = registry.register("d", json.loads(json.dumps(shape)), accept_any)
+    assert third.validator is first.validator
     # Equal as JSON is not enough: 1.0 and true are written differently, and key order orders errors.
-    for other in (
-        {"type": "object", "properties": {"n": {"maximum": 1.0}}},
-        {"type": "object", "properties": {"n": {"maximum": True}}},
-        {"properties": {"n": {"maximum": 1}}, "type": "object"},
+    for number, other in enumerate(
+        (
+            {"type": "object", "properties": {"n": {"maximum": 1.0}}},
+            {"type": "object", "properties": {"n": {"maximum": True}}},
+            {"properties": {"n": {"maximum": 1}}, "type": "object"},
+        )
     ):
         try:
-            record = registry.register(f"c{len(registry)}", other, accept_any)
+            record = registry.register(f"c{number}", other, accept_any)
         except toolreg.SchemaError:
             continue  # true is no number
         assert record.validator is not first.validator
     assert registry.validate("b", {"n": 2})[0].message == "must be at most 1, is 2"
-    assert registry.validate("c2", {"n": 2})[0].message == "must be at most 1.0, is 2"
+    assert registry.validate("c0", {"n": 2})[0].message == "must be at most 1.0, is 2"
+
+
+def test_a_schema_whose_number_has_no_json_text_in_python_is_registered_and_compiled_later():
+    # Past Python's limit on the digits of an int's text: its key is still made, and compiling finds
+    # what to index without the text.
+    registry = toolreg.ToolRegistry()
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "maximum": 10**5000}}}
+    record = registry.register("huge", schema, accept_any)
+    assert registry.validate("huge", {"n": 5}) == []
+    assert [error.keyword for error in registry.validate("huge", {"n": "x"})] == ["type"]
+    assert record.validator._compiled is not None
 
 
 def test_documents_are_read_as_the_registry_was_given_them():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import marshal
 import re
 import sys
 import threading
@@ -60,6 +61,11 @@ LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 _JSON_TEXT = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+# Which validator a schema shares: its snapshot's bytes in marshal's first format, which writes each
+# value of the exact JSON types one way (types, key order and digits as in the JSON text; no mark of
+# what is interned or shared, as later formats have), so equal bytes are the same JSON text. A
+# quarter of the cost of writing that text; raises ValueError past marshal's depth.
+_SHARING_KEY = marshal.dumps
 
 
 def check_tool_name(name: object) -> str:
@@ -244,7 +250,7 @@ class Registry:
         self._subscribers: tuple[Callable[[int], None], ...] = ()
         # Catalogs repeat schemas (every tool without arguments has the same one): tools whose schemas
         # are the same JSON text share one compiled Validator, which holds nothing of either tool.
-        self._shared: weakref.WeakValueDictionary[str, Validator] = weakref.WeakValueDictionary()
+        self._shared: weakref.WeakValueDictionary[bytes, Validator] = weakref.WeakValueDictionary()
         # Catalogs repeat patterns too: each is compiled and guarded once per registry.
         self._patterns: dict[str, tuple[Pattern, str | None]] = {}
 
@@ -354,26 +360,19 @@ class Registry:
 
     def _validator(self, schema: Any) -> Validator:
         try:
-            # The text of the plain snapshot, so a subclass cannot show one schema and compile another.
+            # The key of the plain snapshot, so a subclass cannot show one schema and compile another.
             plain = snapshot(schema, self.limits.max_schema_depth)
-            text = _JSON_TEXT(plain)
+            key = _SHARING_KEY(plain, 0)
         except (NotJSON, ValueError):
             return Validator(
                 schema, limits=self.limits, documents=self.documents, assert_formats=self.assert_formats
             )  # raises, saying why
-        validator = self._shared.get(text)
+        validator = self._shared.get(key)
         if validator is None:
             # The snapshot is this call's own, so compiling it needs no second copy. What compiles it
             # holds the registry's settings and patterns, not the registry.
             compile_it: Callable[[], Compiled] = functools.partial(
-                compile_schema,
-                plain,
-                self.limits,
-                self.documents,
-                self.assert_formats,
-                copy=False,
-                text=text,
-                patterns=self._patterns,
+                _compile_snapshot, plain, self.limits, self.documents, self.assert_formats, self._patterns
             )
 
             # A schema the quick check vouches for is compiled at its tool's first call: a catalog
@@ -384,7 +383,7 @@ class Registry:
                 validator = Validator._deferred(plain, self.limits, compile_it, glance)
             else:
                 validator = Validator._of(compile_it())  # refuses it, saying why, or accepts it
-            validator = self._shared.setdefault(text, validator)
+            validator = self._shared.setdefault(key, validator)
         return validator
 
     def _guarded_pattern(self, source: str) -> tuple[Pattern, str | None]:
@@ -542,6 +541,21 @@ def _document(uri: object, schema: Any, limits: Limits) -> Any:
         return snapshot(schema, limits.max_schema_depth)
     except NotJSON as error:
         raise SchemaError(f"the document {uri!r} is not a JSON schema: {error}") from None
+
+
+def _compile_snapshot(
+    plain: Any,
+    limits: Limits,
+    documents: Mapping[str, Any] | None,
+    assert_formats: bool,
+    patterns: dict[str, tuple[Pattern, str | None]],
+) -> Compiled:
+    """Compile a registry's own snapshot; its JSON text tells whether anything in it needs indexing."""
+    try:
+        text: str | None = _JSON_TEXT(plain)
+    except ValueError:
+        text = None  # an integer past Python's limit on digits: compiling indexes what it holds
+    return compile_schema(plain, limits, documents, assert_formats, copy=False, text=text, patterns=patterns)
 
 
 def _one_line(name: str, what: str, text: object) -> None:
