@@ -21,6 +21,9 @@ from tests.test_corpus import RECORDS, needs_corpus
 from tests.test_work import INSTANCES, NAMES, costly_keywords, reference_steps, some_of
 from toolreg._jsonschema.glance import glance_of
 from toolreg._jsonschema.limits import WORK_PER_VALUE, Limits
+from toolreg._jsonschema.quick import vouch
+from toolreg._jsonschema.schema import guarded_pattern
+from toolreg._jsonschema.values import snapshot
 from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
 from toolreg._jsonschema.work import snapshot_within_allowance
 
@@ -54,17 +57,18 @@ _EDGES = st.one_of(
 _VOUCHED = {row.name for row in keywords(DEFAULT_DIALECT).values() if row.quick is not None}
 
 
-def _vouched_keywords(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+def _vouched_keywords(subschemas: st.SearchStrategy[Any], refs: bool = True) -> st.SearchStrategy[Any]:
     """Schema objects of the vouched keywords: those that spend steps or apply subschemas, and those
-    that judge scalars."""
+    that judge scalars; ``$ref`` too, unless not ``refs``."""
     containers = st.sampled_from(([], [1], {}, {"a": 1}))
     costly = {name: values for name, values in costly_keywords(subschemas).items() if name in _VOUCHED}
+    references = st.sampled_from(("#", "#/definitions/d", "#/definitions/e"))
     return some_of(
         {
             **costly,
             "enum": st.lists(containers | _EDGES, min_size=1, max_size=3),
             "const": containers | _EDGES,
-            "$ref": st.sampled_from(("#", "#/definitions/d", "#/definitions/e")),
+            "$ref": references if refs else st.just("#"),
             "type": st.sampled_from(("integer", "number", "string", "boolean", "null", "array", "object"))
             | st.lists(st.sampled_from(("integer", "string", "null")), min_size=1, max_size=3, unique=True),
             "minLength": st.integers(0, 2),
@@ -76,6 +80,8 @@ def _vouched_keywords(subschemas: st.SearchStrategy[Any]) -> st.SearchStrategy[A
             "minItems": st.integers(0, 2),
             "maxProperties": st.integers(0, 2),
         }
+        if refs
+        else {name: values for name, values in costly.items() if name != "$ref"}
     )
 
 
@@ -125,6 +131,42 @@ def test_the_glance_gives_the_walks_verdict_or_none(schema: Any, instances: list
         answer = glance.verdict(instance)[0]
         if answer is not None:
             assert answer is (not validator.validate(instance)), instance
+
+
+_REF_FREE = st.recursive(
+    st.booleans() | st.just({}), lambda inner: _vouched_keywords(inner, refs=False), max_leaves=12
+)
+
+
+@given(_REF_FREE, st.lists(INSTANCES, min_size=1, max_size=4))
+def test_the_quick_checks_sum_over_a_schema_without_refs_bounds_what_each_value_costs(
+    schema: Any, instances: list[Any]
+) -> None:
+    cache: dict[str, Any] = {}
+    vouched = vouch(snapshot(schema, 128), Limits(), lambda source: guarded_pattern(source, cache))
+    assert vouched is not None and vouched.work is not None, schema
+    glance = glance_of(schema)
+    assert glance is not None
+    # Coarser than the snapshot's bound, which it stands in for wherever it is within the allowance.
+    if vouched.work <= WORK_PER_VALUE:
+        assert snapshot_within_allowance(glance._root, glance.target)
+    for instance in instances:
+        steps, values = reference_steps(schema, instance)
+        assert steps <= vouched.work * values, (steps, values)
+
+
+def test_the_quick_checks_sum_counts_each_schema_object_and_its_keywords_steps() -> None:
+    cache: dict[str, Any] = {}
+
+    def work(schema: Any) -> int | None:
+        vouched = vouch(schema, Limits(), lambda source: guarded_pattern(source, cache))
+        assert vouched is not None
+        return vouched.work
+
+    # Two schema objects, and two steps for each name required may find missing.
+    assert work({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}) == 4
+    assert work({"allOf": [True, {"enum": [[1]]}]}) == 4  # three objects and a comparison
+    assert work({"properties": {"a": {"$ref": "#/$defs/b"}}, "$defs": {"b": {}}}) is None
 
 
 @pytest.mark.parametrize(

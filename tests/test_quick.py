@@ -25,9 +25,8 @@ D7 = "http://json-schema.org/draft-07/schema#"
 
 def vouched(schema: Any, limits: Limits = DEFAULT_LIMITS) -> bool:
     cache: dict[str, Any] = {}
-    return vouch(
-        snapshot(schema, limits.max_schema_depth), limits, lambda source: guarded_pattern(source, cache)
-    )
+    root = snapshot(schema, limits.max_schema_depth)
+    return vouch(root, limits, lambda source: guarded_pattern(source, cache)) is not None
 
 
 def compiles(schema: Any, limits: Limits = DEFAULT_LIMITS) -> bool:

@@ -378,8 +378,9 @@ class Registry:
             # A schema the quick check vouches for is compiled at its tool's first call: a catalog
             # of hundreds of tools, most called rarely, starts without building checks for all, and a
             # valid first call is answered from the snapshot itself (see glance).
-            if vouch(plain, self.limits, self._guarded_pattern):
-                glance = Glance(plain, self.limits, self._guarded_pattern, self.assert_formats)
+            vouched = vouch(plain, self.limits, self._guarded_pattern)
+            if vouched is not None:
+                glance = Glance(plain, self.limits, self._guarded_pattern, self.assert_formats, vouched)
                 validator = Validator._deferred(plain, self.limits, compile_it, glance)
             else:
                 validator = Validator._of(compile_it())  # refuses it, saying why, or accepts it

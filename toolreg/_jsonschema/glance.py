@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .keywords.scalars import JSON_TYPES
-from .limits import DEFAULT_LIMITS, Limits
-from .quick import PatternGuard, ref_location, schema_at, vouch
+from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits
+from .quick import PatternGuard, Vouched, ref_location, schema_at, vouch
 from .regex import Pattern
 from .schema import guarded_pattern
 from .sites import Accepts
@@ -49,12 +49,20 @@ class Glance:
         "_made",
         "_sure",
         "_refs_alone",
+        "_work",
     )
 
     def __init__(
-        self, root: Any, limits: Limits, pattern_and_risk: PatternGuard, asserts_formats: bool
+        self,
+        root: Any,
+        limits: Limits,
+        pattern_and_risk: PatternGuard,
+        asserts_formats: bool,
+        vouched: Vouched | None = None,
     ) -> None:
         self._root, self._limits = root, limits
+        # What the quick check found each value may cost, where it could tell (see Vouched).
+        self._work = None if vouched is None else vouched.work
         self._pattern_and_risk, self._asserts_formats = pattern_and_risk, asserts_formats
         self._targets: dict[str, Any] = {}
         # What keywords work out once from their values, by the identity of the value in the snapshot.
@@ -91,7 +99,10 @@ class Glance:
             # The quick check vouched for the schema in the dialect it declares, so this is known.
             dialect = DEFAULT_DIALECT if declared is None else DIALECTS[declared]
             self._refs_alone = dialect == "draft-07"
-            sure = self._sure = snapshot_within_allowance(root, self.target)
+            work = self._work
+            sure = self._sure = (work is not None and work <= WORK_PER_VALUE) or snapshot_within_allowance(
+                root, self.target
+            )
         return sure
 
     def target(self, ref: str) -> Any:
@@ -120,11 +131,8 @@ def glance_of(schema: Any, limits: Limits = DEFAULT_LIMITS, asserts_formats: boo
         return guarded_pattern(source, patterns)
 
     root = snapshot(schema, limits.max_schema_depth)
-    return (
-        Glance(root, limits, pattern_and_risk, asserts_formats)
-        if vouch(root, limits, pattern_and_risk)
-        else None
-    )
+    vouched = vouch(root, limits, pattern_and_risk)
+    return None if vouched is None else Glance(root, limits, pattern_and_risk, asserts_formats, vouched)
 
 
 class _Reading:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .findings import Path
 from .limits import Limits
@@ -22,7 +22,7 @@ from .pointer import ARRAY_INDEX
 from .regex import MAX_PROGRAM, Pattern, RegexSyntaxError, UnsupportedPattern
 from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS, keywords
 
-__all__ = ["vouch", "ref_location", "schema_at"]
+__all__ = ["vouch", "Vouched", "ref_location", "schema_at"]
 
 # Compiles a pattern (once per registry) and says what in it needs a backtracking engine, if anything;
 # raises RegexSyntaxError or UnsupportedPattern.
@@ -41,14 +41,25 @@ _LIST = frozenset(name for name, row in _VOUCHED.items() if row.holds == "list")
 _MAP = frozenset(name for name, row in _VOUCHED.items() if row.holds == "map")
 # Those applied to the value itself: a $ref's target holding one of them could lead back to the $ref.
 _IN_PLACE = frozenset(name for name, row in _VOUCHED.items() if row.in_place)
+# What each keyword vouched for spends at a value and at each of its parts (see work).
+_WORK = {name: row.work for name, row in _VOUCHED.items() if row.work is not None}
 # What each dialect lacks of the keywords above.
 _LACKING = {dialect: frozenset(_VOUCHED) - keywords(dialect).keys() for dialect in set(DIALECTS.values())}
 # A reference made of plain names: "#", "#/$defs/Name", "#/properties/a/items" …
 _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
 
 
-def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
-    """Whether compiling ``root`` (a snapshot) is sure to succeed; False means "compile it now".
+class Vouched(NamedTuple):
+    """What the quick check learnt of a schema it vouched for, in the walk it made anyway."""
+
+    # For a schema without a $ref: the steps (see work) of all its schema objects together, one for
+    # applying each and what its keywords spend. The root reaches each of them one way at most,
+    # so no value can cost the reference walk more. None for a schema with a $ref.
+    work: int | None
+
+
+def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> Vouched | None:
+    """Whether compiling ``root`` (a snapshot) is sure to succeed; None means "compile it now".
 
     ``pattern_and_risk`` compiles a pattern and says what in it needs a backtracking engine (the
     registry's cache).
@@ -57,10 +68,10 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
     dialect = DEFAULT_DIALECT if declared is None else _dialect(declared)
     lacking = _LACKING.get(dialect)
     if lacking is None:
-        return False  # a meta-schema of the caller's, or none toolreg knows
+        return None  # a meta-schema of the caller's, or none toolreg knows
     stack = [root]
     references: list[str] = []
-    seen = 0
+    seen = work = 0
     programs: dict[str, int] = {}  # the size of each pattern's RE2 programs, as compiling counts them
     while stack:
         schema = stack.pop()
@@ -68,14 +79,17 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
         if type(schema) is bool:
             continue
         if type(schema) is not dict:
-            return False
+            return None
         for keyword, value in schema.items():
             if keyword in lacking:
-                return False
+                return None
             valid = _VALUES.get(keyword)
             if valid is not None:
                 if not valid(value):
-                    return False
+                    return None
+                spends = _WORK.get(keyword)
+                if spends is not None:
+                    work += sum(spends(value))
                 if keyword in _MAP:
                     stack.extend(value.values())
                 elif keyword in _ONE:
@@ -84,18 +98,20 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> bool:
                     stack.extend(value)
                 elif keyword == "pattern":
                     if not _safe_pattern(value, limits, pattern_and_risk, programs):
-                        return False
+                        return None
                 elif keyword == "$ref":
                     if not _LOCAL_REF.fullmatch(value):
-                        return False
+                        return None
                     references.append(value)
             elif keyword == "$schema":
                 if _dialect(value) != dialect:
-                    return False
+                    return None
             elif not keyword.startswith("x-"):
-                return False
+                return None
     # Every schema counted was reached as a schema, so at most this many get compiled.
-    return seen < limits.max_schema_size and all(_leads_to_a_schema(root, ref) for ref in references)
+    if seen >= limits.max_schema_size or not all(_leads_to_a_schema(root, ref) for ref in references):
+        return None
+    return Vouched(None if references else seen + work)
 
 
 def _dialect(declared: Any) -> str:
