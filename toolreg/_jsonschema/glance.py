@@ -28,10 +28,18 @@ from .work import snapshot_within_allowance
 
 __all__ = ["Glance", "glance_of"]
 
-# Each keyword with an answer of its own: the test of the values it speaks to (None: every value), and
-# its answer. The rest of a vouched schema's keys are annotations and $defs, which ask nothing.
-_ANSWERS: dict[str, tuple[Callable[[object], bool] | None, Accepts]] = {
-    name: (None if row.instance_type is None else JSON_TYPES[row.instance_type], row.accepts)
+
+def _exact_types(name: str) -> frozenset[type]:
+    """The built-in types of the values of JSON type ``name`` (every one, for the types keywords speak
+    to: object, array, string, number), so that a plain JSON value's type tells in one lookup."""
+    samples: tuple[object, ...] = ({}, [], "", 0, 0.5, True, None)
+    return frozenset(type(sample) for sample in samples if JSON_TYPES[name](sample))
+
+
+# Each keyword with an answer of its own: the types of the values it speaks to (None: every value),
+# and its answer. The rest of a vouched schema's keys are annotations and $defs, which ask nothing.
+_ANSWERS: dict[str, tuple[frozenset[type] | None, Accepts]] = {
+    name: (None if row.instance_type is None else _exact_types(row.instance_type), row.accepts)
     for name, row in keywords(DEFAULT_DIALECT).items()
     if row.accepts is not None
 }
@@ -151,12 +159,13 @@ class _Reading:
             return schema
         if self._refs_alone and "$ref" in schema:
             return self.fits(self._glance.target(schema["$ref"]), instance)
+        kind = type(instance)  # one of JSON's own: verdict surveyed the instance
         for keyword, value in schema.items():
             answer = _ANSWERS.get(keyword)
             if answer is None:
                 continue
             speaks_to, accepts = answer
-            if (speaks_to is None or speaks_to(instance)) and not accepts(value, instance, schema, self):
+            if (speaks_to is None or kind in speaks_to) and not accepts(value, instance, schema, self):
                 return False
         return True
 

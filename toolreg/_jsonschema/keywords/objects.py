@@ -89,8 +89,14 @@ def _properties(value: Any, site: Site) -> Check:
 def _properties_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     # At the cost of the smaller of the two, as the check (see present_in).
     if len(instance) < len(value):
-        return all(reading.fits(value[name], item) for name, item in instance.items() if name in value)
-    return all(reading.fits(child, instance[name]) for name, child in value.items() if name in instance)
+        for name, item in instance.items():
+            if name in value and not reading.fits(value[name], item):
+                return False
+    else:
+        for name, child in value.items():
+            if name in instance and not reading.fits(child, instance[name]):
+                return False
+    return True
 
 
 def _additional_properties(value: Any, site: Site) -> Check:

@@ -131,6 +131,11 @@ def _enum(value: Any, site: Site) -> Check:
     return check
 
 
+# Up to how many options a glance compares a string with each, rather than work out their keys: it
+# reads a schema at a tool's first calls only, where one scan of a few costs less than keying them.
+_SCANNED = 16
+
+
 def _allowed(options: list[Any]) -> tuple[frozenset[Any], int]:
     """The keys of an enum's options, and the size of the largest array or object among them: an
     array or object is keyed only as far as that, since at each level of a recursive schema keying it
@@ -141,6 +146,8 @@ def _allowed(options: list[Any]) -> tuple[frozenset[Any], int]:
 
 
 def _enum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    if type(instance) is str and len(value) <= _SCANNED:
+        return instance in value  # a string equals only a string, as JSON has it
     keys, largest = reading.remembered(value, _allowed)  # worked out once for the schema, as the check's
     if isinstance(instance, (list, dict)):
         return bool(largest) and json_key_within(instance, largest) in keys
