@@ -25,7 +25,7 @@ from toolreg._jsonschema.quick import vouch
 from toolreg._jsonschema.schema import guarded_pattern
 from toolreg._jsonschema.values import snapshot
 from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
-from toolreg._jsonschema.work import snapshot_within_allowance
+from toolreg._jsonschema.work import snapshot_steps, snapshot_within_allowance
 
 SUITE = default_suite_dir()
 
@@ -148,8 +148,7 @@ def test_the_quick_checks_sum_over_a_schema_without_refs_bounds_what_each_value_
     glance = glance_of(schema)
     assert glance is not None
     # Coarser than the snapshot's bound, which it stands in for wherever it is within the allowance.
-    if vouched.work <= WORK_PER_VALUE:
-        assert snapshot_within_allowance(glance._root, glance.target)
+    assert min(vouched.work, WORK_PER_VALUE + 1) >= snapshot_steps(glance._root, glance.target)
     for instance in instances:
         steps, values = reference_steps(schema, instance)
         assert steps <= vouched.work * values, (steps, values)
@@ -166,7 +165,51 @@ def test_the_quick_checks_sum_counts_each_schema_object_and_its_keywords_steps()
     # Two schema objects, and two steps for each name required may find missing.
     assert work({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}) == 4
     assert work({"allOf": [True, {"enum": [[1]]}]}) == 4  # three objects and a comparison
-    assert work({"properties": {"a": {"$ref": "#/$defs/b"}}, "$defs": {"b": {}}}) is None
+    # A $ref to an object of no subschemas counts its target again: three objects, and b once more.
+    assert work({"properties": {"a": {"$ref": "#/$defs/b"}}, "$defs": {"b": {}}}) == 4
+    # Three objects, a step for each item, two for the name b requires, and b again for the $ref.
+    assert work({"items": {"$ref": "#/$defs/b"}, "$defs": {"b": {"required": ["x"]}}}) == 3 + 1 + 2 + 3
+    # A $ref to one that holds a subschema may lead on anywhere: no sum.
+    assert work({"items": {"$ref": "#/$defs/b"}, "$defs": {"b": {"items": {}}}}) is None
+    assert work({"items": {"$ref": "#/$defs/b"}, "$defs": {"b": {"properties": {}}}}) is None
+    assert work({"items": {"$ref": "#/$defs/b"}, "$defs": {"b": {"prefixItems": [{}]}}}) is None
+
+
+def _with_targets(drawn: tuple[Any, Any, Any, str | None]) -> Any:
+    body, first, second, dialect = drawn
+    root = body if isinstance(body, dict) else {"allOf": [body]}
+    declared = {"$schema": dialect} if dialect else {}
+    return {**declared, **root, "definitions": {"d": first, "e": second}}
+
+
+# Schemas whose $refs lead to drawn targets: many with no subschema, whose steps the quick check
+# adds again for each $ref, and others it must not sum.
+_TARGETED = st.tuples(
+    st.recursive(
+        st.booleans() | st.sampled_from(({}, {"$ref": "#/definitions/d"}, {"$ref": "#/definitions/e"})),
+        lambda inner: _vouched_keywords(inner, refs=False),
+        max_leaves=10,
+    ),
+    _REF_FREE,
+    _REF_FREE,
+    _DIALECTS,
+).map(_with_targets)
+
+
+@given(_TARGETED, st.lists(INSTANCES, min_size=1, max_size=4))
+def test_the_quick_checks_sum_over_a_schema_with_refs_bounds_what_each_value_costs(
+    schema: Any, instances: list[Any]
+) -> None:
+    cache: dict[str, Any] = {}
+    vouched = vouch(snapshot(schema, 128), Limits(), lambda source: guarded_pattern(source, cache))
+    if vouched is None or vouched.work is None:
+        return
+    glance = glance_of(schema)
+    assert glance is not None
+    assert min(vouched.work, WORK_PER_VALUE + 1) >= snapshot_steps(glance._root, glance.target)
+    for instance in instances:
+        steps, values = reference_steps(schema, instance)
+        assert steps <= vouched.work * values, (schema, steps, values)
 
 
 @pytest.mark.parametrize(

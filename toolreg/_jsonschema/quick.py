@@ -43,8 +43,20 @@ _MAP = frozenset(name for name, row in _VOUCHED.items() if row.holds == "map")
 _IN_PLACE = frozenset(name for name, row in _VOUCHED.items() if row.in_place)
 # What each keyword vouched for spends at a value and at each of its parts (see work).
 _WORK = {name: row.work for name, row in _VOUCHED.items() if row.work is not None}
-# What each dialect lacks of the keywords above.
-_LACKING = {dialect: frozenset(_VOUCHED) - keywords(dialect).keys() for dialect in set(DIALECTS.values())}
+# Per dialect, what the walk below asks of each key it vouches for there, in one lookup: the test of
+# its value, what it spends (or None), and what it holds that the walk looks at next (its row's
+# "schema", "list" or "map" of subschemas, "pattern", "$ref", or None).
+_Facts = tuple[Callable[[Any], bool], "Callable[[Any], tuple[int, int]] | None", "str | None"]
+_FACTS: dict[str, dict[str, _Facts]] = {
+    dialect: {
+        name: (valid, _WORK.get(name), name if name in ("pattern", "$ref") else _VOUCHED[name].holds or None)
+        if name in _VOUCHED
+        else (valid, None, None)
+        for name, valid in _VALUES.items()
+        if name not in _VOUCHED or name in keywords(dialect)
+    }
+    for dialect in set(DIALECTS.values())
+}
 # A reference made of plain names: "#", "#/$defs/Name", "#/properties/a/items" …
 _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
 
@@ -52,9 +64,11 @@ _LOCAL_REF = re.compile(r"#(?:/[A-Za-z0-9_.$-]+)*")
 class Vouched(NamedTuple):
     """What the quick check learnt of a schema it vouched for, in the walk it made anyway."""
 
-    # For a schema without a $ref: the steps (see work) of all its schema objects together, one for
-    # applying each and what its keywords spend. The root reaches each of them one way at most,
-    # so no value can cost the reference walk more. None for a schema with a $ref.
+    # The steps (see work) of all its schema objects together, one for applying each and what its
+    # keywords spend, and those of each $ref's target again. It is kept only where each $ref leads to a
+    # schema object that holds no subschema and no $ref: the root then reaches every other object
+    # one way at most, and each target once more for each $ref, so no value can cost the reference
+    # walk more. None otherwise.
     work: int | None
 
 
@@ -66,8 +80,8 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> Vouched 
     """
     declared = root.get("$schema") if type(root) is dict else None
     dialect = DEFAULT_DIALECT if declared is None else _dialect(declared)
-    lacking = _LACKING.get(dialect)
-    if lacking is None:
+    facts_of = _FACTS.get(dialect)
+    if facts_of is None:
         return None  # a meta-schema of the caller's, or none toolreg knows
     stack = [root]
     references: list[str] = []
@@ -81,37 +95,48 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> Vouched 
         if type(schema) is not dict:
             return None
         for keyword, value in schema.items():
-            if keyword in lacking:
-                return None
-            valid = _VALUES.get(keyword)
-            if valid is not None:
-                if not valid(value):
-                    return None
-                spends = _WORK.get(keyword)
-                if spends is not None:
-                    work += sum(spends(value))
-                if keyword in _MAP:
-                    stack.extend(value.values())
-                elif keyword in _ONE:
-                    stack.append(value)
-                elif keyword in _LIST:
-                    stack.extend(value)
-                elif keyword == "pattern":
-                    if not _safe_pattern(value, limits, pattern_and_risk, programs):
+            facts = facts_of.get(keyword)
+            if facts is None:
+                # Not vouched for in this dialect, unless a $schema that repeats it or an extension.
+                if keyword == "$schema":
+                    if _dialect(value) != dialect:
                         return None
-                elif keyword == "$ref":
-                    if not _LOCAL_REF.fullmatch(value):
-                        return None
-                    references.append(value)
-            elif keyword == "$schema":
-                if _dialect(value) != dialect:
+                elif not keyword.startswith("x-"):
                     return None
-            elif not keyword.startswith("x-"):
+                continue
+            valid, spends, holds = facts
+            if not valid(value):
                 return None
+            if spends is not None:
+                work += sum(spends(value))
+            if holds is None:
+                continue
+            if holds == "map":
+                stack.extend(value.values())
+            elif holds == "schema":
+                stack.append(value)
+            elif holds == "list":
+                stack.extend(value)
+            elif holds == "pattern":
+                if not _safe_pattern(value, limits, pattern_and_risk, programs):
+                    return None
+            elif not _LOCAL_REF.fullmatch(value):  # a $ref
+                return None
+            else:
+                references.append(value)
     # Every schema counted was reached as a schema, so at most this many get compiled.
-    if seen >= limits.max_schema_size or not all(_leads_to_a_schema(root, ref) for ref in references):
+    if seen >= limits.max_schema_size:
         return None
-    return Vouched(None if references else seen + work)
+    total: int | None = seen + work
+    for ref in references:
+        target = _referenced(root, ref)
+        if target is _NO_SCHEMA:
+            return None
+        if total is not None:
+            # What a $ref spends is its target's: summed where that leads nowhere further.
+            steps = _steps_alone(target)
+            total = None if steps is None else total + steps
+    return Vouched(total)
 
 
 def _dialect(declared: Any) -> str:
@@ -133,15 +158,35 @@ def _safe_pattern(
     return within and (risk is None or limits.allow_backtracking_patterns)
 
 
-def _leads_to_a_schema(root: Any, ref: str) -> bool:
-    """Whether ``ref`` names a place the walk read as a schema (so it was vouched for), by keyword
-    and position only, whose keywords apply nothing else to the same value (so no loop of them can
-    come back to the ``$ref``)."""
+_NO_SCHEMA = object()
+
+
+def _referenced(root: Any, ref: str) -> Any:
+    """The schema ``ref`` names, if the walk read it as a schema (so it was vouched for), by keyword
+    and position only, and its keywords apply nothing else to the same value (so no loop of them can
+    come back to the ``$ref``); else ``_NO_SCHEMA``."""
     location = ref_location(root, ref)
     if location is None:
-        return False
+        return _NO_SCHEMA
     target = schema_at(root, location)
-    return type(target) is bool or (type(target) is dict and _IN_PLACE.isdisjoint(target))
+    if type(target) is bool or (type(target) is dict and _IN_PLACE.isdisjoint(target)):
+        return target
+    return _NO_SCHEMA
+
+
+def _steps_alone(target: Any) -> int | None:
+    """The steps of applying a vouched ``$ref`` target that holds no subschema (see Vouched; it holds
+    no ``$ref`` either, which applies in place); None for any other."""
+    if type(target) is bool:
+        return 1
+    steps = 1
+    for keyword, value in target.items():
+        if keyword in _ONE or keyword in _LIST or keyword in _MAP:
+            return None
+        spends = _WORK.get(keyword)
+        if spends is not None:
+            steps += sum(spends(value))
+    return steps
 
 
 def ref_location(root: Any, ref: str) -> Path | None:

@@ -12,7 +12,7 @@ from .pointer import to_pointer
 from .schema import Compiled
 from .vocabulary import DEFAULT_DIALECT, Keyword, keywords
 
-__all__ = ["within_allowance", "snapshot_within_allowance"]
+__all__ = ["within_allowance", "snapshot_within_allowance", "snapshot_steps"]
 
 # Every sum below stops here: past the allowance for each value, how far past does not matter.
 _PAST = WORK_PER_VALUE + 1
@@ -143,10 +143,15 @@ def _applies_subschemas(row: Keyword) -> bool:
 
 
 def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
-    """A coarser :func:`within_allowance`, read off a snapshot the quick check vouched for (see
-    ``quick``) without compiling it, in about the time a valid call takes to check. It reads the
-    2020-12 rows in every dialect: the keywords vouched for spend alike in each (``items`` holds one
-    schema there), and where draft-07 ignores a ``$ref``'s siblings, counting them only adds.
+    """A coarser :func:`within_allowance`, read off a snapshot (see :func:`snapshot_steps`)."""
+    return snapshot_steps(root, target) <= WORK_PER_VALUE
+
+
+def snapshot_steps(root: Any, target: Callable[[str], Any]) -> int:
+    """The bound of a coarser :func:`within_allowance`, read off a snapshot the quick check vouched
+    for (see ``quick``) without compiling it, in about the time a valid call takes to check. It reads
+    the 2020-12 rows in every dialect: the keywords vouched for spend alike in each (``items`` holds
+    one schema there), and where draft-07 ignores a ``$ref``'s siblings, counting them only adds.
 
     It adds up, over every way the root reaches each schema object (through subschemas and each
     ``$ref``, which ``target`` resolves), one step for applying it and what its keywords can spend at
@@ -154,9 +159,10 @@ def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
     root reaches it, so no value can cost more than that sum; and of the ways through the subschemas
     of ``properties`` or ``prefixItems`` (``apart`` in their rows), those reaching one value all pass
     through one of them, so the most of theirs stands for all. A property's name and value count
-    together as one part, as the budget counts them. A schema that reaches itself is never within.
-    Each keyword's ``work`` reads its value as written where the other reads its plan: a list or an
-    object where the plan holds a tuple, and never less of one.
+    together as one part, as the budget counts them. The bound is capped just past the allowance,
+    where a schema that reaches itself always is. Each keyword's ``work`` reads its value as written
+    where the other reads its plan: a list or an object where the plan holds a tuple, and never less
+    of one.
     """
     totals: dict[int, int] = {}  # by the identity of a schema object of the snapshot, which is alive
     entered: set[int] = set()
@@ -198,7 +204,7 @@ def snapshot_within_allowance(root: Any, target: Callable[[str], Any]) -> bool:
         totals[key] = found = min(steps, _PAST)
         return found
 
-    return total(root, 0) <= WORK_PER_VALUE
+    return total(root, 0)
 
 
 # What the coarse bound reads of each keyword that spends steps or leads to schemas: its ``work``,
