@@ -8,6 +8,8 @@ import pytest
 
 import toolreg
 from tests import accept_any
+from toolreg._feedback import UNPRINTABLE
+from toolreg._registry import LINE_BREAK
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
@@ -324,3 +326,18 @@ def test_version_counts_every_change_made_from_many_threads():
     for thread in threads:
         thread.join()
     assert registry.version == 200 and sorted(heard) == list(range(1, 201))
+
+
+def test_every_character_refused_in_a_description_is_one_python_finds_unprintable() -> None:
+    # A printable description is taken in one test of str.isprintable, so that must hold of each.
+    refused = [
+        chr(point)
+        for point in range(sys.maxunicode + 1)
+        if LINE_BREAK.match(chr(point)) or UNPRINTABLE.match(chr(point))
+    ]
+    assert len(refused) > 200
+    assert not any(character.isprintable() for character in refused)
+    registry = toolreg.ToolRegistry()
+    for character in refused[::7]:
+        with pytest.raises(toolreg.InvalidToolError, match="description"):
+            registry.register("t", {}, accept_any, description=f"a{character}b")
