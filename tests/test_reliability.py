@@ -4,6 +4,7 @@ import collections
 import enum
 import json
 import threading
+from typing import Any
 
 import pytest
 import regress
@@ -15,6 +16,7 @@ import toolreg._jsonschema.validator
 from conformance._strategies import instances_for, json_values, schemas
 from tests import accept_any
 from toolreg._jsonschema.regex import Pattern
+from toolreg._jsonschema.values import _walk_survey, survey
 from toolreg._jsonschema.vocabulary import ANNOTATIONS, keywords
 
 DEPTH = 10_000
@@ -296,6 +298,42 @@ def test_non_json_values_and_subclasses():
     ]
     for instance, expected in cases:
         assert [(e.path, e.keyword) for e in both_paths(validator, instance)] == expected, instance
+
+
+# Values of every kind survey meets: JSON's, subclasses of its types, and Python's others.
+_ANY_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=2),
+    st.sampled_from((float("nan"), float("-inf"), -0.0, 1.0, Colour.RED, Name("a"), b"x", (1,), {1}, 1j)),
+)
+_ANY_VALUES = st.recursive(
+    _ANY_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=2), inner, max_size=3)
+        | st.dictionaries(st.integers(0, 2), inner, min_size=1, max_size=2)
+        | st.builds(collections.OrderedDict, st.dictionaries(st.text(max_size=1), inner, max_size=2))
+    ),
+    max_leaves=20,
+)
+
+
+@given(_ANY_VALUES, st.sampled_from((None, 0, 1, 2, 3, 64)))
+def test_the_survey_of_a_small_plain_value_is_the_walks(value, max_depth):
+    # survey reads a small value of JSON's exact types by a plain recursion first: the same answer.
+    assert survey(value, max_depth) == _walk_survey(value, max_depth)
+
+
+def test_the_survey_of_a_value_holding_itself_or_past_the_small_is_the_walks():
+    cyclic: list[Any] = [1]
+    cyclic.append(cyclic)
+    long = [[1] * 40, [2] * 40]
+    for value in (cyclic, {"a": cyclic}, long, [long]):
+        assert survey(value, None) == _walk_survey(value, None)
+    assert survey(long, None) == ([], 83, True)
 
 
 # -- arbitrary JSON as a schema ---------------------------------------------------------------
