@@ -2,7 +2,10 @@
 
 import collections
 import enum
+import inspect
 import json
+import math
+import sys
 import threading
 from typing import Any
 
@@ -16,7 +19,7 @@ import toolreg._jsonschema.validator
 from conformance._strategies import instances_for, json_values, schemas
 from tests import accept_any
 from toolreg._jsonschema.regex import Pattern
-from toolreg._jsonschema.values import _walk_survey, survey
+from toolreg._jsonschema.values import _SMALL, _small_plain, _walk_survey, survey
 from toolreg._jsonschema.vocabulary import ANNOTATIONS, keywords
 
 DEPTH = 10_000
@@ -363,9 +366,54 @@ def test_any_json_schema_is_refused_cleanly_or_validates_without_surprises(schem
 
 @given(schemas(), st.lists(json_values(allow_non_finite=True), max_size=4))
 def test_generated_schemas_agree_on_both_paths(schema, instances):
-    validator = toolreg.compile(schema)
+    # Prepared, so that the generated code answers (and the yes/no answer, where validate asks it
+    # first); NaN and the infinities are not JSON, wherever they sit.
+    validator = toolreg.compile(schema).prepare()
     for instance in instances:
-        both_paths(validator, instance)
+        expected = not both_paths(validator, instance)
+        assert validator.is_valid(instance) is expected, instance
+
+
+# Values that hold something that is not JSON, somewhere inside: each is an error, whatever the schema.
+_HOLDING_NON_JSON = st.tuples(json_values(), st.sampled_from((math.nan, math.inf, -math.inf, (1,)))).flatmap(
+    lambda pair: st.sampled_from(
+        ({"a": pair[0], "z": pair[1]}, [pair[0], pair[1]], {"a": {"b": [pair[1]]}}, [[pair[1]], pair[0]])
+    )
+)
+
+
+# Schemas whose root also holds a not that fails at once, at the type, as it does on these values.
+_WITH_A_NOT = schemas().map(
+    lambda schema: {**schema, "not": {"type": "number"}} if isinstance(schema, dict) else schema
+)
+
+
+@given(schemas() | _WITH_A_NOT, _HOLDING_NON_JSON)
+def test_a_value_holding_what_is_not_json_is_invalid_on_every_path(schema, instance):
+    # A branch that fails (under not, or one of anyOf's) must not leave the rest of the value unread.
+    validator = toolreg.compile(schema).prepare()
+    assert both_paths(validator, instance), instance
+    assert validator.is_valid(instance) is False, instance
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"not": {"exclusiveMaximum": 0, "type": "number"}},
+        {"not": {"enum": ["x"]}},
+        {"not": {"const": 1}},
+        {"not": False},
+        {"properties": {"b": {"not": {"type": "string"}}}},
+        {"anyOf": [{"type": "number"}, {"type": "object"}]},
+        {"oneOf": [{"type": "number"}, {"not": {"type": "object"}}, {"type": "object"}]},
+        {"if": {"type": "number"}, "then": False},
+    ],
+)
+def test_a_branch_that_fails_at_once_still_has_the_value_read_for_what_is_not_json(schema):
+    validator = toolreg.compile(schema).prepare()
+    for instance in ({"a": math.nan}, {"b": {"a": (1,)}}, [math.inf]):
+        assert both_paths(validator, instance), instance
+        assert validator.is_valid(instance) is False, instance
 
 
 # Each example compiles a schema twice and generates code for it twice: a quarter of the examples.
@@ -440,3 +488,37 @@ def test_a_record_hands_out_copies_of_its_schema():
     arguments = {"n": [1, {"x": 2}]}
     registry.validate("t", arguments)
     assert arguments == {"n": [1, {"x": 2}]}
+
+
+def test_a_container_changed_between_a_test_and_a_subscript_is_judged_again_from_a_copy(monkeypatch):
+    # Another thread may shorten a list between its length and a subscript: an IndexError the walk
+    # takes as it takes a RuntimeError, judging one copy instead.
+    validator = toolreg.compile({"type": "object", "properties": {"a": {"type": "integer"}}})
+    compiled = validator._compiled_schema()
+    whole, calls = compiled.checks[""], []
+
+    def changed_once(instance, path, errors):
+        calls.append(instance)
+        if len(calls) == 1:
+            raise IndexError("list index out of range")
+        return whole(instance, path, errors)
+
+    monkeypatch.setitem(compiled.checks, "", changed_once)
+    assert [error.path for error in validator.validate_reference({"a": "x"})] == ["/a"]
+    assert len(calls) == 2
+
+
+def test_the_surveys_plain_recursion_takes_at_most_its_small_number_of_frames():
+    chain: list[Any] = []
+    for _ in range(10 * _SMALL):
+        chain = [chain]
+    cyclic: list[Any] = []
+    cyclic.append(cyclic)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack(0)) + _SMALL + 10)
+    try:
+        answers = [_small_plain(value, 10**6, _SMALL) for value in (chain, cyclic)]
+    finally:
+        sys.setrecursionlimit(limit)
+    assert answers == [None, None]
+    assert survey(cyclic, 10**6)[0] == [((0,), "json", "a container that contains itself")]

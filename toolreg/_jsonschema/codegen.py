@@ -487,6 +487,9 @@ class _Generator:
             self.spend(depth)
             function = self.function_for(plan["not"])
             line(depth, f"if passes({function}, {value}, p, errors, {self.depth_of(path)}): return False")
+            # Its subschema may have failed at once, at a type, reading nothing below: the value must
+            # still be shown plain JSON, or validate's answer would be an error where this passes.
+            line(depth, f"if not {self.plain(value, path)}: raise NotPlainJSON")
         elif "not" in plan:
             scratch = self.source.fresh("s")
             self.spend(depth)

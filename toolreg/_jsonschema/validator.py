@@ -315,8 +315,9 @@ def _checked(
     try:
         try:
             compiled.checks[""](instance, (), errors)
-        except RuntimeError:
-            # Another thread changed a container while we read it: judge one copy, taken whole.
+        except (RuntimeError, LookupError):
+            # Another thread changed a container while we read it (a dict's size as it was iterated,
+            # a list's length between a test and a subscript): judge one copy, taken whole.
             errors = answer.budget(budget(compiled.limits, values))
             compiled.checks[""](plain_copy(instance), (), errors)
     except Failed:

@@ -320,7 +320,7 @@ def survey(value: object, max_depth: int | None = None) -> tuple[list[Problem], 
     most ``_SMALL`` values, so as many frames), which answers the same at a third of the cost.
     """
     try:
-        values = _small_plain(value, _SMALL if max_depth is None else max_depth, _SMALL)
+        values = _small_plain(value, _SMALL if max_depth is None else min(max_depth, _SMALL), _SMALL)
     except (RecursionError, RuntimeError):
         values = None  # a caller deep in its own stack, or another thread changing a container
     if values is not None:
@@ -336,7 +336,7 @@ def _small_plain(value: Any, depth_left: int, most: int) -> int | None:
         return 1
     if kind is float:
         return 1 if value - value == 0 else None  # not NaN or an infinity
-    if depth_left <= 0:
+    if depth_left <= 0 or most < 1:  # so it never takes more than _SMALL frames
         return None
     if kind is dict:
         if not all(type(key) is str for key in value):
