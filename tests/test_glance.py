@@ -21,7 +21,7 @@ from tests.test_corpus import RECORDS, needs_corpus
 from tests.test_work import INSTANCES, NAMES, costly_keywords, reference_steps, some_of
 from toolreg._jsonschema.glance import glance_of
 from toolreg._jsonschema.limits import WORK_PER_VALUE, Limits
-from toolreg._jsonschema.quick import vouch
+from toolreg._jsonschema.quick import Vouched, vouch
 from toolreg._jsonschema.schema import guarded_pattern
 from toolreg._jsonschema.values import snapshot
 from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
@@ -138,27 +138,34 @@ _REF_FREE = st.recursive(
 )
 
 
+def _vouched(schema: Any) -> Vouched | None:
+    cache: dict[str, Any] = {}
+    return vouch(snapshot(schema, 128), Limits(), lambda source: guarded_pattern(source, cache))
+
+
+def _bounds_both(schema: Any, work: int, instances: list[Any]) -> None:
+    """The quick check's sum is coarser than the snapshot's bound, which it stands in for wherever it
+    is within the allowance, and than what the reference walk spends at each value."""
+    glance = glance_of(schema)
+    assert glance is not None
+    assert min(work, WORK_PER_VALUE + 1) >= snapshot_steps(glance._root, glance.target), schema
+    for instance in instances:
+        steps, values = reference_steps(schema, instance)
+        assert steps <= work * values, (schema, instance, steps, values)
+
+
 @given(_REF_FREE, st.lists(INSTANCES, min_size=1, max_size=4))
 def test_the_quick_checks_sum_over_a_schema_without_refs_bounds_what_each_value_costs(
     schema: Any, instances: list[Any]
 ) -> None:
-    cache: dict[str, Any] = {}
-    vouched = vouch(snapshot(schema, 128), Limits(), lambda source: guarded_pattern(source, cache))
+    vouched = _vouched(schema)
     assert vouched is not None and vouched.work is not None, schema
-    glance = glance_of(schema)
-    assert glance is not None
-    # Coarser than the snapshot's bound, which it stands in for wherever it is within the allowance.
-    assert min(vouched.work, WORK_PER_VALUE + 1) >= snapshot_steps(glance._root, glance.target)
-    for instance in instances:
-        steps, values = reference_steps(schema, instance)
-        assert steps <= vouched.work * values, (steps, values)
+    _bounds_both(schema, vouched.work, instances)
 
 
 def test_the_quick_checks_sum_counts_each_schema_object_and_its_keywords_steps() -> None:
-    cache: dict[str, Any] = {}
-
     def work(schema: Any) -> int | None:
-        vouched = vouch(schema, Limits(), lambda source: guarded_pattern(source, cache))
+        vouched = _vouched(schema)
         assert vouched is not None
         return vouched.work
 
@@ -200,16 +207,9 @@ _TARGETED = st.tuples(
 def test_the_quick_checks_sum_over_a_schema_with_refs_bounds_what_each_value_costs(
     schema: Any, instances: list[Any]
 ) -> None:
-    cache: dict[str, Any] = {}
-    vouched = vouch(snapshot(schema, 128), Limits(), lambda source: guarded_pattern(source, cache))
-    if vouched is None or vouched.work is None:
-        return
-    glance = glance_of(schema)
-    assert glance is not None
-    assert min(vouched.work, WORK_PER_VALUE + 1) >= snapshot_steps(glance._root, glance.target)
-    for instance in instances:
-        steps, values = reference_steps(schema, instance)
-        assert steps <= vouched.work * values, (schema, steps, values)
+    vouched = _vouched(schema)
+    if vouched is not None and vouched.work is not None:
+        _bounds_both(schema, vouched.work, instances)
 
 
 @pytest.mark.parametrize(
@@ -496,3 +496,17 @@ def test_a_glance_another_thread_dropped_leaves_the_answer_to_the_walk(
     assert record.validator._glanced({"path": "/a"}, collecting=True) is None
     assert not registry.validate("t.tool", {"path": "/a"})
     assert not registry.is_valid("t.tool", {"path": "a"})
+
+
+def test_a_container_changed_as_the_glance_reads_it_leaves_the_answer_to_the_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Another thread shortening a list between its length and a subscript: no IndexError escapes.
+    glance = glance_of({"type": "object", "properties": {"a": {"type": "integer"}}})
+    assert glance is not None
+
+    def shortened(self: Any, schema: Any, instance: Any) -> bool:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr("toolreg._jsonschema.glance._Reading.fits", shortened)
+    assert glance.verdict({"a": 1}) == (None, 2)

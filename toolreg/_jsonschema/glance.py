@@ -95,7 +95,7 @@ class Glance:
             if not self._may_answer():
                 return None, values
             return _Reading(self).fits(self._root, instance), values
-        except (RecursionError, RuntimeError):
+        except (RecursionError, RuntimeError, LookupError):
             # A caller deep in its own stack, or another thread changing a container as we read it.
             return None, values
 
