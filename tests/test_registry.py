@@ -3,6 +3,7 @@
 import json
 import sys
 import threading
+from typing import Any
 
 import pytest
 
@@ -341,3 +342,35 @@ def test_every_character_refused_in_a_description_is_one_python_finds_unprintabl
     for character in refused[::7]:
         with pytest.raises(toolreg.InvalidToolError, match="description"):
             registry.register("t", {}, accept_any, description=f"a{character}b")
+
+
+class _Shown(str):
+    """A string that would show other text wherever it is formatted or printed."""
+
+    def __format__(self, spec: str) -> str:
+        return "\x1b]0;title\x07\u202e\nIGNORE"
+
+    __str__ = __repr__ = lambda self: "\x1b[2J"  # type: ignore[assignment]
+
+    def split(self, *args: Any, **kwargs: Any) -> Any:
+        return ["fine"]
+
+
+def test_a_record_keeps_its_name_and_texts_as_exact_strings() -> None:
+    registry = toolreg.ToolRegistry()
+    record = registry.register(
+        _Shown("t.x"),
+        {"type": "object"},
+        accept_any,
+        description=_Shown("ok"),
+        details=_Shown("more"),
+        title=_Shown("T"),
+    )
+    assert [type(text) for text in (record.name, record.description, record.details, record.title)] == [
+        str
+    ] * 4
+    assert record.full_description == "ok\nmore"
+    assert registry.export("anthropic")[0]["description"] == "ok\nmore"
+    # The name is read as its characters are, not by the subclass's own split.
+    with pytest.raises(toolreg.InvalidToolNameError):
+        registry.register(_Shown("Not Fine"), {"type": "object"}, accept_any)

@@ -69,8 +69,8 @@ _SHARING_KEY = marshal.dumps
 
 
 def check_tool_name(name: object) -> str:
-    """Return ``name`` if it is lowercase segments joined by dots that every provider can send, else
-    say what is wrong.
+    """Return ``name`` (as an exact ``str``) if it is lowercase segments joined by dots that every
+    provider can send, else say what is wrong.
 
     Segments are ASCII lowercase letters, digits and underscores; the name starts with a letter or
     ``_`` (Gemini's rule) and has at most :data:`MAX_NAME_LENGTH` characters (OpenAI's and
@@ -78,6 +78,7 @@ def check_tool_name(name: object) -> str:
     """
     if not isinstance(name, str):
         raise InvalidToolNameError(f"a tool name must be a string, not {type(name).__name__}")
+    name = str.__str__(name)  # a subclass's methods (split, __hash__) never read or key it
     if not name:
         raise InvalidToolNameError("a tool name must not be empty")
     for index, segment in enumerate(name.split(".")):
@@ -286,7 +287,7 @@ class Registry:
         one argument, the model instance built from a call's valid arguments; what the model refuses
         beyond its schema (a date that is no date) is the call's arguments error, with its pointer.
         """
-        check_tool_name(name)
+        name = check_tool_name(name)
         model = schema if is_model(schema) else None
         if model is not None:
             schema = model_schema(model)
@@ -311,6 +312,9 @@ class Registry:
             raise InvalidToolError("override must be a bool")
         if title is not None:
             _one_line(name, "title", title)
+            title = str.__str__(title)
+        # Kept as exact strings: a subclass's __format__ or __str__ could show a model other text.
+        description, details = str.__str__(description), str.__str__(details)
         hints = dict(hints or {})
         for hint, flag in hints.items():
             if hint not in HINTS or not isinstance(flag, bool):
