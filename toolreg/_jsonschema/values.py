@@ -273,7 +273,8 @@ def plain_copy(value: Any) -> Any:
         return str.__str__(value)
     if isinstance(value, list):
         return [plain_copy(item) for item in list.__iter__(value)]
-    return {str.__str__(key): plain_copy(item) for key, item in dict.items(value)}
+    # From one copy of its items, taken whole: another thread changing it cannot break the copy.
+    return {str.__str__(key): plain_copy(item) for key, item in list(dict.items(value))}
 
 
 # Where a container stands, as a chain back to the root: (parent, token, depth); the root is None.
