@@ -102,6 +102,19 @@ def test_a_schema_nested_ten_thousand_deep_is_refused_with_a_pointer():
         toolreg.check_schema(enum_deep)
 
 
+@pytest.mark.parametrize("depth", [300, 600])  # past the stack compiling takes; past the copy's too
+def test_a_schema_past_pythons_stack_under_a_raised_depth_limit_is_refused_at_registration(depth):
+    schema = current = {"type": "object"}
+    for _ in range(depth):
+        current["properties"] = {"a": {}}
+        current = current["properties"]["a"]
+    limits = toolreg.Limits(max_schema_depth=10 * depth)
+    with pytest.raises(toolreg.SchemaError, match="recursion limit"):
+        toolreg.compile(schema, limits=limits)
+    with pytest.raises(toolreg.SchemaError, match="recursion limit"):
+        toolreg.ToolRegistry(limits=limits).register("t.x", schema, accept_any)
+
+
 def test_a_schema_with_too_many_subschemas_is_refused():
     schema = {"properties": {f"p{index}": {"type": "string"} for index in range(20)}}
     with pytest.raises(toolreg.SchemaError) as caught:

@@ -405,7 +405,25 @@ def compile_schema(
         isinstance(documents, Mapping) and all(isinstance(uri, str) for uri in documents)
     ):
         raise SchemaError("documents must map URIs (strings) to schemas")
-    compiler = _Compiler(copied, limits, documents, assert_formats, None if copy else text, patterns)
+    try:
+        return _compiled(copied, limits, documents, assert_formats, None if copy else text, patterns)
+    except RecursionError:
+        # A max_schema_depth raised past what this Python's stack allows.
+        raise SchemaError(
+            "a schema is nested deeper than Python's recursion limit lets it be compiled "
+            f"(max_schema_depth is {limits.max_schema_depth})"
+        ) from None
+
+
+def _compiled(
+    copied: Any,
+    limits: Limits,
+    documents: Mapping[str, Any] | None,
+    assert_formats: bool,
+    text: str | None,
+    patterns: dict[str, tuple[Pattern, str | None]] | None,
+) -> _Compiler:
+    compiler = _Compiler(copied, limits, documents, assert_formats, text, patterns)
     before = compiler.dynamic
     compiler.compile_all(copied)
     annotates = not _READS_EVALUATED.isdisjoint(compiler.used)

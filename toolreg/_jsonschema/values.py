@@ -252,11 +252,15 @@ def snapshot(value: Any, max_depth: int) -> Any:
     except NotJSON:
         pass  # a subclass, a cycle, a non-JSON value or depth: the walk below says which
     problems = find_non_json(value, max_depth)
-    if problems:
-        error = NotJSON(problems[0][2])
-        error.problem = problems[0]
-        raise error
-    return plain_copy(value)
+    if not problems:
+        try:
+            return plain_copy(value)
+        except RecursionError:
+            # A max_depth raised past what this Python's stack allows: as deep, said as depth.
+            problems = [((), "depth", "nested deeper than Python's recursion limit lets it be copied")]
+    error = NotJSON(problems[0][2])
+    error.problem = problems[0]
+    raise error
 
 
 def plain_copy(value: Any) -> Any:
