@@ -363,6 +363,7 @@ def _small_plain(value: Any, depth_left: int, most: int) -> int | None:
 
 
 def _walk_survey(value: object, max_depth: int | None) -> tuple[list[Problem], int, bool]:
+    """:func:`survey`'s walk, for any value whatever its size, depth or kinds."""
     problems: list[Problem] = []
     values, exact = 0, True
     # The containers the walk is inside: each one's place, how deep its children sit, their
