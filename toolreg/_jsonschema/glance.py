@@ -66,11 +66,11 @@ class Glance:
         limits: Limits,
         pattern_and_risk: PatternGuard,
         asserts_formats: bool,
-        vouched: Vouched | None = None,
+        vouched: Vouched,
     ) -> None:
         self._root, self._limits = root, limits
         # What the quick check found each value may cost, where it could tell (see Vouched).
-        self._work = None if vouched is None else vouched.work
+        self._work = vouched.work
         self._pattern_and_risk, self._asserts_formats = pattern_and_risk, asserts_formats
         self._targets: dict[str, Any] = {}
         # What keywords work out once from their values, by the identity of the value in the snapshot.
