@@ -787,6 +787,12 @@ class _Generator:
         if len(properties) > _INLINE_TABLE:
             self.emit_property_table(node, value, path, depth)
             properties = ()
+        # Where the names outside properties matter, the properties found are counted: an object
+        # with as many names as that has no other, and its names need no second look (a set test
+        # of every name costs a small valid call a fifth of its time).
+        found = self.source.fresh("m") if properties and "patternProperties" not in plan else None
+        if found is not None:
+            line(depth, f"{found} = 0")
         for name, location in properties:
             constant, child = self.source.constant(name), self.source.fresh("x")
             if name in required:
@@ -802,13 +808,19 @@ class _Generator:
                 # by another thread, the KeyError hands the answer to the reference walk.
                 line(depth, f"if {constant} in {value}:")
                 line(depth + 1, f"{child} = {value}[{constant}]")
+            if found is not None:
+                line(depth + 1, f"{found} += 1")
             self.emit(location, child, [*path, constant], depth + 1)
         if "patternProperties" in plan:
             # additionalProperties leaves what the patterns match: its reference check knows them.
             later = ("patternProperties", "additionalProperties", "dependentSchemas")
             self.hand_over(node, later, value, path, depth)
             return
-        self.emit_extra(node, value, path, depth)
+        if found is None:
+            self.emit_extra(node, value, path, depth)
+        else:
+            line(depth, f"if len({value}) != {found}:")
+            self.emit_extra(node, value, path, depth + 1)
         self.hand_over(node, ("dependentSchemas",), value, path, depth)
 
     def missing(self, node: Node, name: str, path: list[str], depth: int) -> None:
