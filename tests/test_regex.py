@@ -583,7 +583,7 @@ def test_random_patterns_never_crash_and_are_judged_as_ecma_262_judges_them(
             )
 
 
-# Patterns of the shape whose hot search Python's engine answers on short ASCII text (see
+# Patterns of the shape whose hot search Python's engine answers on short text (see
 # regex._python_source), and some just outside it, which keep RE2's search.
 SIMPLE_PIECES = [
     *"ab-.", "\\d", "\\D", "\\w", "\\s", "[a-c]", "[^b]", "[^]", "[]", "x*", "a+", "b?", "[0-9]{2}",
@@ -592,10 +592,15 @@ SIMPLE_PIECES = [
 SIMPLE = st.tuples(
     st.lists(st.sampled_from(SIMPLE_PIECES), max_size=6).map("".join), st.sampled_from(["", "$"])
 ).map(lambda parts: f"^{parts[0]}{parts[1]}")
-ASCII_TEXT = st.text(st.sampled_from("ab-.cx09_ \n\r\t\x00"), max_size=12)
+# ASCII, and the characters where engines part: a space and a line terminator outside ASCII, a
+# letter and a digit outside \w and \d, an astral character, lone surrogates and a pair of them.
+TEXT = st.text(
+    st.sampled_from("ab-.cx09_ \n\r\t\x00") | st.sampled_from("é\xa0\x85\u2028\ufeff٣\u017f😀\ud83d\ude00"),
+    max_size=12,
+)
 
 
-@given(SIMPLE, st.lists(ASCII_TEXT, min_size=1, max_size=10))
+@given(SIMPLE, st.lists(TEXT, min_size=1, max_size=10))
 def test_the_hot_search_answers_as_the_search_does(pattern, texts):
     compiled = Pattern(pattern)
     hot = compiled.hot_search()
@@ -619,6 +624,15 @@ def test_the_hot_search_answers_as_the_search_does(pattern, texts):
         ("^[^]{3}$", "a\n\x00", True),
         ("^a{2}b", "aab and more", True),
         ("^a{2}b", "xaab", False),
+        ("^.$", "😀", True),
+        ("^.{2}$", "\ud83d\ude00", True),
+        ("^[^a]$", "\udc00", True),
+        ("^\\s$", "\xa0", True),
+        ("^\\s$", "\ufeff", True),
+        ("^.$", "\u2028", False),
+        ("^\\w$", "é", False),
+        ("^\\d$", "٣", False),
+        ("^[é-ü]+$", "ñö", True),
     ],
 )
 def test_the_hot_search_of_simple_patterns_keeps_ecma_262_meaning(pattern, text, verdict):
@@ -628,7 +642,7 @@ def test_the_hot_search_of_simple_patterns_keeps_ecma_262_meaning(pattern, text,
     assert compiled.search(text) is verdict
 
 
-def test_the_hot_search_of_a_simple_pattern_is_python_s_engine_on_short_ascii_text():
+def test_the_hot_search_of_a_simple_pattern_is_python_s_engine_on_short_text():
     compiled = Pattern("^[a-z]{3}-[0-9]{4}$")
     hot = compiled.hot_search()
     assert hot is not compiled.search

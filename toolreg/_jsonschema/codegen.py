@@ -670,13 +670,10 @@ class _Generator:
         if pattern is not None:
             test = f"{self.source.constant(pattern.search)}({value})"
             if python_search is not None:
-                # Python's engine answers short ASCII text of the simplest patterns in a third of the
+                # Python's engine answers short text of the simplest patterns in a third of the
                 # time a call into RE2 takes (see regex.Pattern.hot_search), tested here, in line.
                 short = self.source.constant(python_search)
-                test = (
-                    f"({short}({value}) is not None if {size} <= {PYTHON_MAX_TEXT} "
-                    f"and {value}.isascii() else {test})"
-                )
+                test = f"({short}({value}) is not None if {size} <= {PYTHON_MAX_TEXT} else {test})"
             line(depth, f"if not {test}:")
             self.fail(node, "pattern", "None", path, depth + 1)
 

@@ -107,15 +107,15 @@ class Pattern:
 
     def hot_search(self) -> Callable[[str], bool]:
         """``search`` for code that calls it often (the fast path): for the simplest patterns, such
-        as ``^[a-z]{3}-[0-9]{4}$``, Python's own engine answers on short ASCII text, in a third of
-        the time a call into RE2 takes; every other text goes to ``search``. Made on request, since
-        compiling the pattern again costs what a tool called once should not pay."""
+        as ``^[a-z]{3}-[0-9]{4}$``, Python's own engine answers on short text, in a third of the
+        time a call into RE2 takes; longer text goes to ``search``. Made on request, since compiling
+        the pattern again costs what a tool called once should not pay."""
         python_search, other = self.python_search(), self.search
         if python_search is None:
             return other
 
         def search(text: str) -> bool:
-            if len(text) <= PYTHON_MAX_TEXT and text.isascii():
+            if len(text) <= PYTHON_MAX_TEXT:
                 return python_search(text) is not None
             return other(text)
 
@@ -123,8 +123,8 @@ class Pattern:
 
     def python_search(self) -> Callable[[str], object] | None:
         """For the simplest patterns, Python's own ``search`` (a match or None), which means what
-        ECMA-262 says on ASCII text of at most :data:`PYTHON_MAX_TEXT` characters and must be given no
-        other; None for every other pattern. The generated code tests the text itself, sparing a call."""
+        ECMA-262 says on any text, and is given at most :data:`PYTHON_MAX_TEXT` characters; None for
+        every other pattern. The generated code tests the length itself, sparing a call."""
         source = _python_source(parse(self.source)) if self.backtracking is None else None
         return None if source is None else re.compile(source).search
 
@@ -143,9 +143,10 @@ def _python_source(tree: Disjunction) -> str | None:
     counts of one of them, with at most one count that varies, then ``$`` or nothing; else None.
 
     Anchored at the start, such a pattern is tried at one place, where backtracking has only the one
-    varying count to undo, a character at a time: linear in the text, as RE2 is. On ASCII text it
-    means what ECMA-262 says: every set is spelled out as code points (``\\d`` is ``[0-9]``, ``.``
-    leaves out the line terminators), no flag changes a set, and ``\\Z`` is the end of the text.
+    varying count to undo, a character at a time: linear in the text, as RE2 is. On any text it
+    means what ECMA-262 says: every literal and set is spelled out as code points (``\\d`` is
+    ``[0-9]``, ``.`` leaves out the line terminators, a lone surrogate is one code point, as it is to
+    RE2 here), no flag changes a set, and ``\\Z`` is the end of the text.
     """
     if len(tree.alternatives) != 1:
         return None
