@@ -10,7 +10,7 @@ import pytest
 import toolreg
 from tests import accept_any
 from toolreg._feedback import UNPRINTABLE
-from toolreg._registry import LINE_BREAK
+from toolreg._registry import LINE_BREAK, Registry
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
@@ -374,3 +374,18 @@ def test_a_record_keeps_its_name_and_texts_as_exact_strings() -> None:
     # The name is read as its characters are, not by the subclass's own split.
     with pytest.raises(toolreg.InvalidToolNameError):
         registry.register(_Shown("Not Fine"), {"type": "object"}, accept_any)
+
+
+@pytest.mark.parametrize("registry", [toolreg.ToolRegistry, Registry])
+def test_each_call_finds_the_validate_standing_now(registry):
+    # A validator's validate becomes generated code once it has walked enough values (see
+    # Validator); the registry asks the validator each time, never a method it kept.
+    tools = registry()
+    record = tools.register("t", {"type": "object", "properties": {"n": {"type": "integer"}}}, accept_any)
+    assert tools.validate("t", {"n": 1}) == []
+    for _ in range(1000):
+        tools.validate("t", {"n": 1})
+    assert "validate" in vars(record.validator)
+    vars(record.validator)["validate"] = lambda args: ["standing now"]
+    assert tools.validate("t", {"n": 1}) == ["standing now"]
+    assert tools.validate("t", {"n": "x"}) == ["standing now"]

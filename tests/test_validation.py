@@ -301,7 +301,30 @@ def test_validate_asks_the_yes_no_answer_first_only_where_the_work_budget_cannot
         validator.validate([1, "x"])
     # One whose walk may spend the budget: only the full answer can tell Ok from a limit error.
     counting = toolreg.compile({"items": {"$ref": "#"}, "contains": {"$ref": "#"}}).prepare()
-    assert counting._yes_first is None and counting._fast is not None
+    assert "validate" not in vars(counting) and counting._fast is not None
+
+
+def test_validate_becomes_the_generated_front_which_hands_on_what_it_cannot_answer():
+    schema = {"type": "object", "properties": {"child": {"$ref": "#"}, "n": {"type": "integer"}}}
+    validator = toolreg.compile(schema).prepare()
+    front = vars(validator)["validate"]
+    assert validator.validate is front and front({"child": {"n": 1}}) == []
+    assert facts_of(front({"child": {"n": "x"}})) == [("/child/n", "/properties/n/type", "type")]
+    assert facts_of(front({"n": float("nan")}))[0][2] == "json"  # not JSON: the reference walk's
+    # A RecursionError or RuntimeError (a stack too deep, a container changed meanwhile) is left to the
+    # code that collects the errors, as the method leaves it.
+    helpers = [name for name in front.__globals__ if re.fullmatch(r"f\d+", name)]
+    assert helpers
+    for raised in (RecursionError, RuntimeError):
+
+        def raising(*args: object, raised: type[Exception] = raised) -> bool:
+            raise raised
+
+        for name in helpers:
+            front.__globals__[name] = raising
+        assert validator._fast is not None
+        validator._fast = lambda instance, limits: []
+        assert front({"child": {}}) == []
 
 
 # -- the keywords of the whole 2020-12 vocabulary ------------------------------------------------

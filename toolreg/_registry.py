@@ -241,8 +241,10 @@ class Registry:
             uri: _document(uri, schema, self.limits) for uri, schema in (documents or {}).items()
         }
         self._records: dict[str, ToolRecord] = {}
-        # Each tool's two answers: every error, and yes or no (see _objects_only).
-        self._answers: dict[str, tuple[Callable[[Any], Result], Callable[[Any], bool]]] = {}
+        # What answers for each tool: its validator, or one that first asks for an object (see
+        # _ObjectsOnly). The validator itself, not its bound methods: its validate may change from
+        # the method to generated code (see Validator), and each call finds the one standing now.
+        self._answers: dict[str, Validator | _ObjectsOnly] = {}
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
         # under CPython's GIL, and readers that iterate copy first.
         self._write_lock = threading.Lock()
@@ -326,11 +328,7 @@ class Registry:
         validator = self._validator(schema)
         check_handler(name, checked_schema(validator), handler)
         # The caller's schema, not a copy of the snapshot: it passed the check, and only its root is read.
-        answers = (
-            (validator.validate, validator.is_valid)
-            if _require_object_type(schema)
-            else _objects_only(validator)
-        )
+        answers = validator if _require_object_type(schema) else _ObjectsOnly(validator)
         output_validator = None
         if output_schema is not None:
             try:
@@ -421,19 +419,19 @@ class Registry:
         Never calls the handler; raises UnknownToolError for a name not registered.
         """
         try:
-            validate = self._answers[name][0]
+            answers = self._answers[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return validate(args)
+        return answers.validate(args)
 
     def is_valid(self, name: str, args: Any) -> bool:
         """True when ``args`` fits the tool's schema, as :meth:`validate` would find; it stops at the
         first failure rather than collecting every error (see ``Validator.is_valid``)."""
         try:
-            is_valid = self._answers[name][1]
+            answers = self._answers[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return is_valid(args)
+        return answers.is_valid(args)
 
     def check(self, name: str, args: Any) -> None:
         """Return quietly when ``args`` fits; else raise InvalidArgumentsError carrying ``errors``."""
@@ -642,18 +640,21 @@ def _require_object_type(schema: Any) -> bool:
     return False
 
 
-def _objects_only(validator: Validator) -> tuple[Callable[[Any], Result], Callable[[Any], bool]]:
+class _ObjectsOnly:
     """A schema with no "type" (or ``true``) accepts "rm -rf /", and one whose "type" also names
     "null" accepts null; a tool's arguments are an object, whatever else its schema allows."""
 
-    def validate(args: Any) -> Result:
+    __slots__ = ("validator",)
+
+    def __init__(self, validator: Validator) -> None:
+        self.validator = validator
+
+    def validate(self, args: Any) -> Result:
         if isinstance(args, dict):
-            return validator.validate(args)
+            return self.validator.validate(args)
         actual = json_type(args) or type(args).__name__
         message = f"expected object, got {actual}: a tool's arguments are an object"
         return [ValidationError("", "", "type", message, {"expected_type": "object", "actual_type": actual})]
 
-    def is_valid(args: Any) -> bool:
-        return isinstance(args, dict) and validator.is_valid(args)
-
-    return validate, is_valid
+    def is_valid(self, args: Any) -> bool:
+        return isinstance(args, dict) and self.validator.is_valid(args)

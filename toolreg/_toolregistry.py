@@ -74,10 +74,10 @@ class ToolRegistry(Registry):
         # The registry's own lookup, written out rather than called through super(): that call costs
         # about a tenth of what validating a small call does.
         try:
-            validate = self._answers[name][0]
+            answers = self._answers[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return validate(args)
+        return answers.validate(args)
 
     def arguments(self, name: str, args: Any) -> Any:
         """``args`` of a call made through OpenAI's strict export, as the handler should see them:

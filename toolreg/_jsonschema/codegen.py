@@ -26,9 +26,9 @@ import collections
 import math
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from .errors import ValidationError, deferred_error
+from .errors import OK, Result, ValidationError, deferred_error
 from .findings import Failed, Findings, OverBudget, Path, Verdict, spent
 from .keywords.applicators import BranchCheck
 from .keywords.objects import MISSING_STEPS
@@ -40,7 +40,7 @@ from .sites import Site
 from .vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
 from .work import within_allowance
 
-__all__ = ["NoFastPath", "NotPlainJSON", "generate", "plain_json"]
+__all__ = ["Generated", "NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
 # The fast path takes an instance and the limits; it answers with every error, or None where the
 # reference walk must answer, or OverBudget where the work budget ran out.
@@ -913,14 +913,25 @@ class NoFastPath(Exception):
     """The schema uses what the generator writes no code for."""
 
 
-def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastCheck]:
-    """The source of the fast path for a compiled schema, and the function it defines.
+class Generated(NamedTuple):
+    """What :func:`generate` made: the source, for reading, and the functions it defines."""
 
-    The function returns every error (with ``yes_no``, whether there is none: True or False); None
-    when the instance holds something that is not plain JSON, or is deeper than the generated code
-    looks, and the reference walk must answer; or OverBudget when it spent its work budget (with
-    ``yes_no``, False: the answer would be a ``limit`` error).
-    """
+    source: str
+    # Every error (with yes_no, whether there is none: True or False); None when the instance holds
+    # something that is not plain JSON, or is deeper than the generated code looks, and the
+    # reference walk must answer; or OverBudget when it spent its work budget (with yes_no, False:
+    # the answer would be a ``limit`` error).
+    check: FastCheck
+    # validate itself, where it was asked for (see generate).
+    front: Callable[[Any], Result] | None = None
+
+
+def generate(
+    compiled: Compiled, *, yes_no: bool = False, otherwise: Callable[[Any], Result] | None = None
+) -> Generated:
+    """The fast path for a compiled schema: every error, or with ``yes_no`` whether there is none;
+    given ``otherwise`` (with ``yes_no``), also validate's front, which answers ``Ok`` where the
+    yes/no answer is True and hands every other instance to ``otherwise``."""
     unhandled = sorted(compiled.used - HANDLED_KEYWORDS)
     if unhandled or compiled.dialect != DEFAULT_DIALECT:
         raise NoFastPath(f"written for {compiled.dialect} keywords {unhandled}")
@@ -935,23 +946,21 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
     source, findings = generator.source, generator.findings
     source.lines.extend(generator.tables)
     if yes_no:
-        source.line(0, "def is_valid(v, limits):")
         # The budget the values known at a glance earn; the rest is counted once that is spent.
         # Code that counts no steps and calls no reference check needs no list at all.
         errors = "Verdict.glance(v, limits)" if findings else "Refusing()" if generator.calls_checks else None
-        if errors is not None or _names("errors", body or source.lines):
-            source.line(1, f"errors = {errors}")
-        source.line(1, "try:")
-        if body is None:
-            source.line(2, f"return {root}(v, (), errors, 0)")
-        else:
-            if _names("p", body) or _names("d", body):
-                source.line(2, "p, d = (), 0")  # the root's path and depth, as its function would take them
-            source.lines.extend(body)  # which ends in return True
-        source.line(1, "except (NotPlainJSON, UnicodeError, KeyError):")
-        source.line(2, "return None")
-        source.line(1, "except (Failed, OverBudget):")
-        source.line(2, "return False")
+        if errors is None and _names("errors", body or source.lines):
+            errors = "None"
+        _write_yes_no_entry(source, "is_valid(v, limits)", errors, root, body, ("True", "False", "None"))
+        if otherwise is not None:
+            # validate's front: the same entry, answering Ok where is_valid answers True and handing
+            # the instance on wherever it answers anything else; limits is the namespace's.
+            source.namespace |= {"OK": OK, "otherwise": otherwise, "limits": compiled.limits}
+            handed_on = "otherwise(v)"
+            answers = ("OK", handed_on, handed_on)
+            _write_yes_no_entry(
+                source, "validate(v)", errors, root, body, answers, "RecursionError, RuntimeError"
+            )
     else:
         source.line(0, "def validate(v, limits):")
         source.line(1, "errors = Findings.glance(v, limits)" if findings else "errors = []")
@@ -970,8 +979,56 @@ def generate(compiled: Compiled, *, yes_no: bool = False) -> tuple[str, FastChec
     text = "\n".join(source.lines) + "\n"
     namespace = dict(source.namespace)
     exec(compile(text, "<toolreg fast path>", "exec"), namespace)
-    fast: FastCheck = namespace["is_valid" if yes_no else "validate"]
-    return text, fast
+    if not yes_no:
+        return Generated(text, namespace["validate"])
+    return Generated(text, namespace["is_valid"], namespace["validate"] if otherwise is not None else None)
+
+
+# A yes/no answer's return statements: written only by the generator, as the source holds no text of
+# the schema (and its comments stand after a #, which nothing else in it holds).
+_YES_NO_RETURN = re.compile(r"\breturn (True|False)\b")
+
+
+def _write_yes_no_entry(
+    source: _Source,
+    signature: str,
+    errors: str | None,
+    root: str,
+    body: list[str] | None,
+    answers: tuple[str, str, str],
+    also_handed_on: str = "",
+) -> None:
+    """An entry of the yes/no answer: the root's body written in (or a call of its function), with
+    its yes, its no and its "the reference walk must answer" spelled as ``answers`` say; exceptions
+    named in ``also_handed_on`` take the last of them too."""
+    yes, no, unsure = answers
+    as_written = (yes, no) == ("True", "False")
+    source.line(0, "")
+    source.line(0, f"def {signature}:")
+    if errors is not None:
+        source.line(1, f"errors = {errors}")
+    source.line(1, "try:")
+    if body is None:
+        call = f"{root}(v, (), errors, 0)"  # True or False
+        source.line(2, f"return {call}" if as_written else f"return {yes} if {call} else {no}")
+    else:
+        if _names("p", body) or _names("d", body):
+            source.line(2, "p, d = (), 0")  # the root's path and depth, as its function would take them
+        if as_written:
+            source.lines.extend(body)  # which ends in return True
+        else:
+            spelled = {"True": yes, "False": no}
+            for text in body:
+                code, hash_sign, comment = text.partition("#")
+                code = _YES_NO_RETURN.sub(lambda answer: f"return {spelled[answer[1]]}", code)
+                source.lines.append(code + hash_sign + comment)
+    source.line(1, "except (NotPlainJSON, UnicodeError, KeyError):")
+    source.line(2, f"return {unsure}")
+    source.line(1, "except (Failed, OverBudget):")
+    source.line(2, f"return {no}")
+    if also_handed_on:
+        source.line(1, f"except ({also_handed_on}):")
+        source.line(2, f"return {unsure}")
 
 
 class Refusing(list[ValidationError]):

@@ -38,8 +38,10 @@ class Validator:
     for code generation, and a large call pays for one walk at most. (A registry's validator answers
     the valid first calls it can before it even compiles the schema, by reading the snapshot; see
     ``glance``.) Both return the same errors in the same order. Where no instance can spend the work
-    budget, the generated code asks the yes/no answer of :meth:`is_valid` first, so a valid call
-    makes no list and no path. The schema is a private snapshot: :attr:`schema` hands out copies, so
+    budget, ``validate`` then becomes the generated yes/no answer of :meth:`is_valid` itself (an
+    attribute of the instance, over the method): it answers ``Ok`` where that answer is yes, and
+    hands every other instance to the code that collects the errors, so a valid call makes no list,
+    no path and no call beyond its own. The schema is a private snapshot: :attr:`schema` hands out copies, so
     nothing done to them changes what either path checks. (A registry's validator may compile its
     snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
     """
@@ -52,11 +54,12 @@ class Validator:
         "_source",
         "_fast",
         "_valid",
-        "_yes_first",
         "_key",
         "_walked",
         "_glance",
         "__weakref__",
+        # Where the generated validate stands over the method (see _build_yes_no), and nothing else.
+        "__dict__",
     )
 
     def __init__(
@@ -77,7 +80,6 @@ class Validator:
         self._source: str | None = None
         self._fast: FastCheck | None = None
         self._valid: FastCheck | None = None
-        self._yes_first: FastCheck | None = None
         self._key: Any = None
         self._walked = 0
         self._glance: Glance | None = None
@@ -136,21 +138,16 @@ class Validator:
 
     def _build(self) -> FastCheck:
         if self._fast is None:
-            compiled = self._compiled_schema()
             try:
-                source, fast = generate(compiled)
+                source, fast, _ = generate(self._compiled_schema())
             except (NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
                 # Python's compiler has limits of its own (20 nested blocks): a schema within
                 # toolreg's limits can pass them, and the reference walk then answers every call.
                 self._source = f"# no fast path: {type(error).__name__}: {error}\n"
                 self._fast = self._reference_only
                 return self._fast
-            if within_allowance(compiled) and self._build_yes_no() is not self._reference_only:
-                # Where no instance can spend the work budget, the yes/no answer's True is exactly
-                # validate's Ok: asked first, it spares a valid call the list of errors and the
-                # paths, and costs an invalid one what it takes to find its first error.
-                self._yes_first = self._valid
             self._source, self._fast = source, fast
+            self._build_yes_no()
         return self._fast
 
     def _reference_only(self, instance: Any, limits: Limits) -> None:
@@ -158,15 +155,7 @@ class Validator:
 
     def validate(self, instance: Any) -> Result:
         """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""
-        yes_first = self._yes_first  # see _build
-        if yes_first is not None:
-            try:
-                if yes_first(instance, self._limits) is True:
-                    return OK
-            except (RecursionError, RuntimeError):
-                pass  # as below: the fast path and then the reference walk answer
-        fast = self._fast
-        if fast is None:
+        if self._fast is None:
             # Generating code costs about what walking a few hundred values does: walk until then.
             if self._walked < WALKED_VALUES:
                 if self._glanced(instance, collecting=True) is True:
@@ -174,7 +163,14 @@ class Validator:
                 walked, values = _walk_counted(self._compiled_schema(), instance)
                 self._walked += max(values, 1)
                 return walked or OK
-            fast = self._build()
+            self._build()
+            return self.validate(instance)  # the generated front, where _build made one
+        return self._collected(instance)
+
+    def _collected(self, instance: Any) -> Result:
+        """Every error, from the generated code that collects them: validate's answer once code is
+        generated (the front asks it of every instance it does not find valid)."""
+        fast = self._fast or self._build()
         try:
             errors = fast(instance, self._limits)
         except (RecursionError, RuntimeError):
@@ -278,10 +274,21 @@ class Validator:
 
     def _build_yes_no(self) -> FastCheck:
         if self._valid is None:
+            compiled = self._compiled_schema()
+            # Where no instance can spend the work budget, the yes/no answer's True is exactly
+            # validate's Ok: validate itself becomes that answer's code (the front), which spares a
+            # valid call the list of errors, the paths and a call, and costs an invalid one what it
+            # takes to find its first error before the errors are collected.
+            otherwise = self._collected if within_allowance(compiled) else None
             try:
-                self._valid = generate(self._compiled_schema(), yes_no=True)[1]
+                _, self._valid, front = generate(compiled, yes_no=True, otherwise=otherwise)
             except (NoFastPath, SyntaxError, RecursionError, MemoryError):
                 self._valid = self._reference_only
+                return self._valid
+            if front is not None:
+                # An attribute of the instance stands over the method of the class: a call of
+                # validator.validate finds the front with no call of its own in between.
+                self.__dict__["validate"] = front
         return self._valid
 
 
