@@ -32,6 +32,9 @@ from .workloads import LARGE, NESTED, SMALL, catalog, handwritten_large, handwri
 
 Call = Callable[[Any], Any]
 TOOLREG = "toolreg Validator.validate"
+# The same call as a caller writes it, validator.validate(x), in a lambda as the registry's row is:
+# the two differ by what the registry itself adds.
+TOOLREG_AS_WRITTEN = "toolreg validator.validate(x) in a lambda"
 TOOLREG_IS_VALID = "toolreg Validator.is_valid"
 REGISTRY = "toolreg registry.validate"
 CORVUS = "corvus-json-schema (bool)"
@@ -69,12 +72,15 @@ def implementations(schema: Any, handwritten: Call | None) -> dict[str, Call]:
     """Every implementation, built for ``schema``; each returns its errors, a bool or a value."""
     registry = toolreg.ToolRegistry()
     registry.register("bench.tool", schema, _handler)
-    compiled = toolreg.compile(schema)
+    # Generated now, as it is once its calls have held a few hundred values: its validate is then the
+    # generated code itself, which a caller's validator.validate(x) finds (see Validator).
+    compiled = toolreg.compile(schema).prepare()
     reference = jsonschema.Draft202012Validator(schema)
     rust = jsonschema_rs.Draft202012Validator(schema)
     found: dict[str, Call] = {
         REGISTRY: lambda instance: registry.validate("bench.tool", instance),
         TOOLREG: compiled.validate,
+        TOOLREG_AS_WRITTEN: lambda instance: compiled.validate(instance),
         TOOLREG_IS_VALID: compiled.is_valid,
         CORVUS: corvus_json_schema.compile(schema),
         "corvus-json-schema evaluate (BASIC collector)": _corvus_collecting(schema),
@@ -246,9 +252,17 @@ def goals(results: dict[str, dict[str, dict[str, float]]]) -> list[dict[str, Any
     for workload, ours, peer, bound in GOALS:
         ratio = results[workload][ours]["median"] / results[workload][peer]["median"]
         reached.append({"workload": workload, "toolreg": ours, "peer": peer, "bound": bound, "ratio": ratio})
-    overhead = results["small_valid"][REGISTRY]["median"] - results["small_valid"][TOOLREG]["median"]
+    overhead = (
+        results["small_valid"][REGISTRY]["median"] - results["small_valid"][TOOLREG_AS_WRITTEN]["median"]
+    )
     reached.append(
-        {"workload": "small_valid", "toolreg": REGISTRY, "peer": TOOLREG, "bound_us": 0.1, "us": overhead}
+        {
+            "workload": "small_valid",
+            "toolreg": REGISTRY,
+            "peer": TOOLREG_AS_WRITTEN,
+            "bound_us": 0.1,
+            "us": overhead,
+        }
     )
     return reached
 
@@ -278,7 +292,7 @@ def markdown(report: dict[str, Any]) -> str:
     for goal in report["goals"]:
         if "us" in goal:
             lines.append(
-                f"| {goal['workload']}: registry.validate over Validator.validate | {goal['us']:.3f} µs "
+                f"| {goal['workload']}: {goal['toolreg']} over {goal['peer']} | {goal['us']:.3f} µs "
                 f"| {goal['bound_us']} µs | {'yes' if goal['us'] <= goal['bound_us'] else 'no'} |"
             )
         else:

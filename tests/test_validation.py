@@ -311,6 +311,10 @@ def test_validate_becomes_the_generated_front_which_hands_on_what_it_cannot_answ
     assert validator.validate is front and front({"child": {"n": 1}}) == []
     assert facts_of(front({"child": {"n": "x"}})) == [("/child/n", "/properties/n/type", "type")]
     assert facts_of(front({"n": float("nan")}))[0][2] == "json"  # not JSON: the reference walk's
+    # A caller who kept the method from before the code was made is answered by the front too.
+    kept = toolreg.compile(schema).validate
+    kept.__self__.prepare()._fast = lambda instance, limits: ["collected"]
+    assert kept({"child": {"n": 1}}) == [] and kept({"n": "x"}) == ["collected"]
     # A RecursionError or RuntimeError (a stack too deep, a container changed meanwhile) is left to the
     # code that collects the errors, as the method leaves it.
     helpers = [name for name in front.__globals__ if re.fullmatch(r"f\d+", name)]

@@ -164,8 +164,10 @@ class Validator:
                 self._walked += max(values, 1)
                 return walked or OK
             self._build()
-            return self.validate(instance)  # the generated front, where _build made one
-        return self._collected(instance)
+        # The generated front where _build made one (a caller reading validator.validate finds it at
+        # once; one who kept this method from before it was made comes here), else every error.
+        front: Callable[[Any], Result] = self.__dict__.get("validate", self._collected)
+        return front(instance)
 
     def _collected(self, instance: Any) -> Result:
         """Every error, from the generated code that collects them: validate's answer once code is
