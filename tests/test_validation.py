@@ -304,6 +304,18 @@ def test_validate_asks_the_yes_no_answer_first_only_where_the_work_budget_cannot
     assert "validate" not in vars(counting) and counting._fast is not None
 
 
+def test_a_long_schema_keeps_the_method_rather_than_compile_its_code_twice():
+    def schema(branches):
+        return {
+            "allOf": [{"properties": {f"a{n}": {"type": "string", "minLength": 1}}} for n in range(branches)]
+        }
+
+    assert "validate" in vars(toolreg.compile(schema(3)).prepare())
+    long = toolreg.compile(schema(300)).prepare()
+    assert "validate" not in vars(long) and long.source.count("\n") > 2_000
+    assert long.validate({"a1": "x"}) == [] and facts_of(long.validate({"a1": ""}))[0][0] == "/a1"
+
+
 def test_validate_becomes_the_generated_front_which_hands_on_what_it_cannot_answer():
     schema = {"type": "object", "properties": {"child": {"$ref": "#"}, "n": {"type": "integer"}}}
     validator = toolreg.compile(schema).prepare()

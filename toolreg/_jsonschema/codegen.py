@@ -56,6 +56,9 @@ _INLINE_MAX_CHAIN = 32
 # about 5 s and 600 MB for 120,000 (10,000 subschemas that each test a string), so a schema past it
 # gets no fast path, and the reference walk answers every call.
 MAX_LINES = 20_000
+# validate's front writes the root's body a second time (see generate) only up to this many lines:
+# past them compiling the copy costs more than its one call fewer saves a caller for a long time.
+_FRONT_MAX_LINES = 2_000
 # A properties, prefixItems or required list longer than this is looped over rather than written out,
 # so that a small value costs the size of the value rather than that of the schema.
 _INLINE_TABLE = 16
@@ -952,7 +955,7 @@ def generate(
         if errors is None and _names("errors", body or source.lines):
             errors = "None"
         _write_yes_no_entry(source, "is_valid(v, limits)", errors, root, body, ("True", "False", "None"))
-        if otherwise is not None:
+        if otherwise is not None and len(body or ()) <= _FRONT_MAX_LINES:
             # validate's front: the same entry, answering Ok where is_valid answers True and handing
             # the instance on wherever it answers anything else; limits is the namespace's.
             source.namespace |= {"OK": OK, "otherwise": otherwise, "limits": compiled.limits}
@@ -981,7 +984,7 @@ def generate(
     exec(compile(text, "<toolreg fast path>", "exec"), namespace)
     if not yes_no:
         return Generated(text, namespace["validate"])
-    return Generated(text, namespace["is_valid"], namespace["validate"] if otherwise is not None else None)
+    return Generated(text, namespace["is_valid"], namespace.get("validate"))
 
 
 # A yes/no answer's return statements: written only by the generator, as the source holds no text of
