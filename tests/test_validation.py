@@ -3,6 +3,7 @@
 import copy
 import json
 import re
+import weakref
 
 import pytest
 from hypothesis import given
@@ -292,16 +293,16 @@ def test_a_yes_no_answer_loops_over_items_without_their_positions():
 def test_validate_asks_the_yes_no_answer_first_only_where_the_work_budget_cannot_run_out():
     validator = toolreg.compile({"type": "array", "items": {"type": "integer"}}).prepare()
 
-    def collecting(instance, limits):
+    def collecting(instance):
         raise AssertionError("a valid call was answered by the yes/no answer")
 
-    validator._fast = collecting
+    vars(validator)["validate"].__globals__["otherwise"] = collecting
     assert validator.validate([1, 2]) == []
     with pytest.raises(AssertionError):
         validator.validate([1, "x"])
     # One whose walk may spend the budget: only the full answer can tell Ok from a limit error.
     counting = toolreg.compile({"items": {"$ref": "#"}, "contains": {"$ref": "#"}}).prepare()
-    assert "validate" not in vars(counting) and counting._fast is not None
+    assert "validate" not in vars(counting) and counting._valid is None and counting._fast is not None
 
 
 def test_a_long_schema_keeps_the_method_rather_than_compile_its_code_twice():
@@ -323,24 +324,41 @@ def test_validate_becomes_the_generated_front_which_hands_on_what_it_cannot_answ
     assert validator.validate is front and front({"child": {"n": 1}}) == []
     assert facts_of(front({"child": {"n": "x"}})) == [("/child/n", "/properties/n/type", "type")]
     assert facts_of(front({"n": float("nan")}))[0][2] == "json"  # not JSON: the reference walk's
+    # Called as the method is, and read as the method is.
+    assert validator.validate(instance={"n": 1}) == [] and front.__doc__ == toolreg.Validator.validate.__doc__
+    # It holds no reference to its validator: dropped, the validator is freed at once.
+    dropped = weakref.ref(toolreg.compile(schema).prepare())
+    assert dropped() is None
     # A caller who kept the method from before the code was made is answered by the front too.
     kept = toolreg.compile(schema).validate
-    kept.__self__.prepare()._fast = lambda instance, limits: ["collected"]
+    vars(kept.__self__.prepare())["validate"].__globals__["otherwise"] = lambda instance: ["collected"]
     assert kept({"child": {"n": 1}}) == [] and kept({"n": "x"}) == ["collected"]
-    # A RecursionError or RuntimeError (a stack too deep, a container changed meanwhile) is left to the
-    # code that collects the errors, as the method leaves it.
+    # What the method leaves to the code that collects the errors (a stack too deep, a container
+    # another thread changes) the front leaves to it too.
     helpers = [name for name in front.__globals__ if re.fullmatch(r"f\d+", name)]
     assert helpers
-    for raised in (RecursionError, RuntimeError):
+    front.__globals__["otherwise"] = lambda instance: ["handed on"]
+    for raised in (RecursionError, RuntimeError, IndexError):
 
         def raising(*args: object, raised: type[Exception] = raised) -> bool:
             raise raised
 
         for name in helpers:
             front.__globals__[name] = raising
-        assert validator._fast is not None
-        validator._fast = lambda instance, limits: []
-        assert front({"child": {}}) == []
+        assert front({"child": {}}) == ["handed on"]
+
+
+def test_a_subclass_that_validates_in_its_own_way_keeps_its_method():
+    calls = []
+
+    class Counted(toolreg.Validator):
+        def validate(self, instance):
+            calls.append(instance)
+            return super().validate(instance)
+
+    counted = Counted({"type": "object", "properties": {"n": {"type": "integer"}}}).prepare()
+    assert counted.validate({"n": 1}) == [] and counted.validate({"n": "x"}) and len(calls) == 2
+    assert "validate" not in vars(counted)
 
 
 # -- the keywords of the whole 2020-12 vocabulary ------------------------------------------------

@@ -954,16 +954,12 @@ def generate(
         errors = "Verdict.glance(v, limits)" if findings else "Refusing()" if generator.calls_checks else None
         if errors is None and _names("errors", body or source.lines):
             errors = "None"
-        _write_yes_no_entry(source, "is_valid(v, limits)", errors, root, body, ("True", "False", "None"))
+        _write_yes_no_entry(source, errors, root, body)
         if otherwise is not None and len(body or ()) <= _FRONT_MAX_LINES:
             # validate's front: the same entry, answering Ok where is_valid answers True and handing
             # the instance on wherever it answers anything else; limits is the namespace's.
             source.namespace |= {"OK": OK, "otherwise": otherwise, "limits": compiled.limits}
-            handed_on = "otherwise(v)"
-            answers = ("OK", handed_on, handed_on)
-            _write_yes_no_entry(
-                source, "validate(v)", errors, root, body, answers, "RecursionError, RuntimeError"
-            )
+            _write_yes_no_entry(source, errors, root, body, front=True)
     else:
         source.line(0, "def validate(v, limits):")
         source.line(1, "errors = Findings.glance(v, limits)" if findings else "errors = []")
@@ -993,45 +989,44 @@ _YES_NO_RETURN = re.compile(r"\breturn (True|False)\b")
 
 
 def _write_yes_no_entry(
-    source: _Source,
-    signature: str,
-    errors: str | None,
-    root: str,
-    body: list[str] | None,
-    answers: tuple[str, str, str],
-    also_handed_on: str = "",
+    source: _Source, errors: str | None, root: str, body: list[str] | None, *, front: bool = False
 ) -> None:
-    """An entry of the yes/no answer: the root's body written in (or a call of its function), with
-    its yes, its no and its "the reference walk must answer" spelled as ``answers`` say; exceptions
-    named in ``also_handed_on`` take the last of them too."""
-    yes, no, unsure = answers
-    as_written = (yes, no) == ("True", "False")
+    """An entry of the yes/no answer, the root's body written in (or a call of its function):
+    ``is_valid(v, limits)``, answering True, False, or None where the reference walk must answer; or
+    with ``front``, validate's front ``validate(instance)``, answering ``OK`` where is_valid answers
+    True and handing the instance to ``otherwise`` wherever it answers anything else."""
+    handed_on = "otherwise(v)"
+    yes, no, unsure = ("OK", handed_on, handed_on) if front else ("True", "False", "None")
     source.line(0, "")
-    source.line(0, f"def {signature}:")
+    if front:
+        source.line(0, "def validate(instance):")
+        source.line(1, "v = instance")  # the method's name for it, for a caller who names it
+    else:
+        source.line(0, "def is_valid(v, limits):")
     if errors is not None:
         source.line(1, f"errors = {errors}")
     source.line(1, "try:")
     if body is None:
         call = f"{root}(v, (), errors, 0)"  # True or False
-        source.line(2, f"return {call}" if as_written else f"return {yes} if {call} else {no}")
+        source.line(2, f"return {yes} if {call} else {no}" if front else f"return {call}")
     else:
         if _names("p", body) or _names("d", body):
             source.line(2, "p, d = (), 0")  # the root's path and depth, as its function would take them
-        if as_written:
+        if not front:
             source.lines.extend(body)  # which ends in return True
         else:
-            spelled = {"True": yes, "False": no}
             for text in body:
                 code, hash_sign, comment = text.partition("#")
-                code = _YES_NO_RETURN.sub(lambda answer: f"return {spelled[answer[1]]}", code)
+                code = _YES_NO_RETURN.sub(lambda said: f"return {yes if said[1] == 'True' else no}", code)
                 source.lines.append(code + hash_sign + comment)
     source.line(1, "except (NotPlainJSON, UnicodeError, KeyError):")
     source.line(2, f"return {unsure}")
     source.line(1, "except (Failed, OverBudget):")
     source.line(2, f"return {no}")
-    if also_handed_on:
-        source.line(1, f"except ({also_handed_on}):")
-        source.line(2, f"return {unsure}")
+    if front:
+        # As validate's method does: a stack too deep, or a container another thread changes.
+        source.line(1, "except (RecursionError, RuntimeError, IndexError):")
+        source.line(2, f"return {handed_on}")
 
 
 class Refusing(list[ValidationError]):

@@ -129,7 +129,7 @@ class Pattern:
         return None if source is None else re.compile(source).search
 
 
-# -- Python's engine, for the simplest patterns on ASCII text -------------------------------------
+# -- Python's engine, for the simplest patterns on short text ------------------------------------
 
 # The longest text Python's engine is given: past a few hundred characters RE2's quicker stride
 # outweighs the cost of calling it.

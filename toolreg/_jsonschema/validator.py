@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,9 +40,10 @@ class Validator:
     the valid first calls it can before it even compiles the schema, by reading the snapshot; see
     ``glance``.) Both return the same errors in the same order. Where no instance can spend the work
     budget, ``validate`` then becomes the generated yes/no answer of :meth:`is_valid` itself (an
-    attribute of the instance, over the method): it answers ``Ok`` where that answer is yes, and
-    hands every other instance to the code that collects the errors, so a valid call makes no list,
-    no path and no call beyond its own. The schema is a private snapshot: :attr:`schema` hands out copies, so
+    attribute of the instance, over the method; not past 2,000 lines of code, nor for a subclass
+    with a ``validate`` of its own): it answers ``Ok`` where that answer is yes, and hands every
+    other instance to the code that collects the errors, so a valid call makes no list, no path and
+    no call beyond its own. The schema is a private snapshot: :attr:`schema` hands out copies, so
     nothing done to them changes what either path checks. (A registry's validator may compile its
     snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
     """
@@ -138,16 +140,23 @@ class Validator:
 
     def _build(self) -> FastCheck:
         if self._fast is None:
+            compiled = self._compiled_schema()
             try:
-                source, fast, _ = generate(self._compiled_schema())
+                source, fast, _ = generate(compiled)
             except (NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
                 # Python's compiler has limits of its own (20 nested blocks): a schema within
                 # toolreg's limits can pass them, and the reference walk then answers every call.
                 self._source = f"# no fast path: {type(error).__name__}: {error}\n"
                 self._fast = self._reference_only
                 return self._fast
+            if within_allowance(compiled) and type(self).validate is Validator.validate:
+                # Where no instance can spend the work budget, the yes/no answer's True is exactly
+                # validate's Ok: validate itself becomes that answer's code (the front), which spares
+                # a valid call the list of errors, the paths and a call, and costs an invalid one
+                # what it takes to find its first error before the errors are collected. (Not where
+                # a subclass has a validate of its own, which the front would pass by.)
+                self._build_yes_no(functools.partial(_collected, compiled, self._limits, fast))
             self._source, self._fast = source, fast
-            self._build_yes_no()
         return self._fast
 
     def _reference_only(self, instance: Any, limits: Limits) -> None:
@@ -155,33 +164,20 @@ class Validator:
 
     def validate(self, instance: Any) -> Result:
         """``Ok`` when ``instance`` is valid, else every error in a deterministic order."""
-        if self._fast is None:
-            # Generating code costs about what walking a few hundred values does: walk until then.
-            if self._walked < WALKED_VALUES:
-                if self._glanced(instance, collecting=True) is True:
-                    return OK
-                walked, values = _walk_counted(self._compiled_schema(), instance)
-                self._walked += max(values, 1)
-                return walked or OK
-            self._build()
+        # Generating code costs about what walking a few hundred values does: walk until then.
+        if self._fast is None and self._walked < WALKED_VALUES:
+            if self._glanced(instance, collecting=True) is True:
+                return OK
+            walked, values = _walk_counted(self._compiled_schema(), instance)
+            self._walked += max(values, 1)
+            return walked or OK
+        fast = self._build()
         # The generated front where _build made one (a caller reading validator.validate finds it at
         # once; one who kept this method from before it was made comes here), else every error.
-        front: Callable[[Any], Result] = self.__dict__.get("validate", self._collected)
-        return front(instance)
-
-    def _collected(self, instance: Any) -> Result:
-        """Every error, from the generated code that collects them: validate's answer once code is
-        generated (the front asks it of every instance it does not find valid)."""
-        fast = self._fast or self._build()
-        try:
-            errors = fast(instance, self._limits)
-        except (RecursionError, RuntimeError):
-            # A max_depth set past this Python's stack, or another thread changing a container as
-            # we read it: the reference walk answers (from a copy, if a container changes again).
-            errors = None
-        if type(errors) is list:
-            return errors or OK
-        return self._answer_otherwise(instance, errors)
+        front: Callable[[Any], Result] | None = self.__dict__.get("validate")
+        if front is not None:
+            return front(instance)
+        return _collected(self._compiled_schema(), self._limits, fast, instance)
 
     def _glanced(self, instance: Any, collecting: bool) -> bool | None:
         """The glance's answer, before the schema is compiled (None: it has none); ``collecting``
@@ -195,16 +191,6 @@ class Validator:
         elif answer is None and not glance.answers:
             self._glance = None  # it never will for this schema: spare later calls its survey
         return answer
-
-    def _answer_otherwise(self, instance: Any, answer: object) -> Result:
-        """When the fast path could not answer: a value it cannot vouch for, or a spent budget."""
-        if answer is OverBudget:
-            # It spent the budget of every value (keywords.spent counted them), unless it found one
-            # that is not JSON; both paths spend at the same places, so the reference walk would stop too.
-            problems, values, _ = survey(instance, self._limits.max_depth)
-            if not problems:
-                return [_over_budget(self._limits, values)]
-        return self.validate_reference(instance)
 
     def validate_reference(self, instance: Any) -> Result:
         """The same answer as :meth:`validate`, from the recursive reference walk."""
@@ -227,7 +213,7 @@ class Validator:
             check = self._build_yes_no()
         try:
             answer = check(instance, self._limits)
-        except (RecursionError, RuntimeError):
+        except (RecursionError, RuntimeError, IndexError):
             answer = None  # as in validate: the reference walk answers
         if type(answer) is bool:
             return answer
@@ -274,24 +260,43 @@ class Validator:
                 format, [ValidationError("", "", "depth", message, {"limit": limits.max_depth})]
             )
 
-    def _build_yes_no(self) -> FastCheck:
-        if self._valid is None:
-            compiled = self._compiled_schema()
-            # Where no instance can spend the work budget, the yes/no answer's True is exactly
-            # validate's Ok: validate itself becomes that answer's code (the front), which spares a
-            # valid call the list of errors, the paths and a call, and costs an invalid one what it
-            # takes to find its first error before the errors are collected.
-            otherwise = self._collected if within_allowance(compiled) else None
+    def _build_yes_no(self, otherwise: Callable[[Any], Result] | None = None) -> FastCheck:
+        """is_valid's generated answer, made at its first use (or again by _build); given
+        ``otherwise``, which collects every error, validate's front too."""
+        if self._valid is None or otherwise is not None:
             try:
-                _, self._valid, front = generate(compiled, yes_no=True, otherwise=otherwise)
+                _, check, front = generate(self._compiled_schema(), yes_no=True, otherwise=otherwise)
             except (NoFastPath, SyntaxError, RecursionError, MemoryError):
-                self._valid = self._reference_only
-                return self._valid
+                check, front = self._reference_only, None
             if front is not None:
                 # An attribute of the instance stands over the method of the class: a call of
-                # validator.validate finds the front with no call of its own in between.
+                # validator.validate finds the front with no call of its own in between. It holds
+                # no reference to the validator, so none is kept alive by a loop of references.
+                front.__doc__ = Validator.validate.__doc__
                 self.__dict__["validate"] = front
+            self._valid = check
         return self._valid
+
+
+def _collected(compiled: Compiled, limits: Limits, fast: FastCheck, instance: Any) -> Result:
+    """Every error, from the generated code that collects them, or from the reference walk where
+    that code cannot answer: validate's answer once code is generated (its front hands this every
+    instance it does not find valid)."""
+    try:
+        errors = fast(instance, limits)
+    except (RecursionError, RuntimeError, IndexError):
+        # A max_depth set past this Python's stack, or another thread changing a container as we
+        # read it: the reference walk answers (from a copy, if a container changes again).
+        errors = None
+    if type(errors) is list:
+        return errors or OK
+    if errors is OverBudget:
+        # It spent the budget of every value (keywords.spent counted them), unless it found one
+        # that is not JSON; both paths spend at the same places, so the reference walk would stop too.
+        problems, values, _ = survey(instance, limits.max_depth)
+        if not problems:
+            return [_over_budget(limits, values)]
+    return _walk(compiled, instance) or OK
 
 
 def _walk(compiled: Compiled, instance: Any, answer: type[Findings] = Findings) -> list[ValidationError]:
