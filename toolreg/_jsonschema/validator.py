@@ -127,7 +127,9 @@ class Validator:
 
     @property
     def source(self) -> str:
-        """The Python source of the fast path, for reading; constants live in its namespace."""
+        """The Python source of the fast path that collects every error, for reading; constants live
+        in its namespace. (The yes/no answer and validate's front are written from the same code,
+        with their own answers.)"""
         self._build()
         assert self._source is not None
         return self._source
