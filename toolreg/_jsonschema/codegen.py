@@ -57,7 +57,7 @@ _INLINE_MAX_CHAIN = 32
 # gets no fast path, and the reference walk answers every call.
 MAX_LINES = 20_000
 # validate's front writes the root's body a second time (see generate) only up to this many lines:
-# past them compiling the copy costs more than its one call fewer saves a caller for a long time.
+# past them, compiling the copy would cost more than the call it spares saves in many thousands.
 _FRONT_MAX_LINES = 2_000
 # A properties, prefixItems or required list longer than this is looped over rather than written out,
 # so that a small value costs the size of the value rather than that of the schema.

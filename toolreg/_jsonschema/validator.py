@@ -60,7 +60,8 @@ class Validator:
         "_walked",
         "_glance",
         "__weakref__",
-        # Where the generated validate stands over the method (see _build_yes_no), and nothing else.
+        # Where the generated validate stands over the method (see _build_yes_no); toolreg keeps
+        # nothing else there.
         "__dict__",
     )
 
