@@ -14,13 +14,13 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ._feedback import format_errors, printable
 from ._jsonschema.errors import ToolregError
+from ._lifecycle.catalogs import CatalogError, parse_json, read_catalog_file, read_text
 from ._providers import PROVIDERS
-from ._providers.mcp import import_mcp, mcp_tools
+from ._providers.mcp import import_mcp
 from ._toolregistry import ToolRegistry
 
 __all__ = ["main"]
@@ -36,24 +36,16 @@ class _Refused(Exception):
 def _json_text(text: str, what: str) -> Any:
     """Parse JSON, or say why not: bad syntax, nesting Python cannot follow, numbers too long."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _Refused(
-            f"{what}: not JSON: {error.msg} at line {error.lineno}, column {error.colno}"
-        ) from None
-    except RecursionError:
-        raise _Refused(f"{what}: nested too deeply to read") from None
-    except ValueError as error:  # an integer past Python's 4300-digit limit
-        raise _Refused(f"{what}: cannot be read: {error}") from None
+        return parse_json(text, what)
+    except CatalogError as error:
+        raise _Refused(str(error)) from None
 
 
 def _read_text(path: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise _Refused(f"cannot read {printable(path)}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise _Refused(f"{printable(path)} is not UTF-8 text (byte {error.start})") from None
+        return read_text(path)
+    except CatalogError as error:
+        raise _Refused(str(error)) from None
 
 
 def _no_handler(**arguments: Any) -> None:
@@ -61,31 +53,11 @@ def _no_handler(**arguments: Any) -> None:
 
 
 def _read_catalog(path: str) -> list[dict[str, Any]]:
-    """A JSON catalog (a tools/list result or a list of tools) or JSONL (one tool a line)."""
-    text = _read_text(path)
-    if path.endswith(".jsonl"):
-        # Lines end at "\n" alone (JSON Lines): U+2028 and the like are characters inside strings.
-        loaded: Any = [
-            _json_text(line, f"{printable(path)} line {number}")
-            for number, line in enumerate(text.split("\n"), 1)
-            if line.strip()
-        ]
-    else:
-        loaded = _json_text(text, printable(path))
+    """A catalog in any form ``toolreg._lifecycle.catalogs`` reads, as MCP entries."""
     try:
-        tools = mcp_tools(loaded)
-    except ToolregError as error:
-        raise _Refused(f"{printable(path)}: {error}") from None
-    # Other spellings of a tool's schema, as catalogs write them.
-    return [
-        {
-            **tool,
-            "inputSchema": tool.get(
-                "inputSchema", tool.get("input_schema", tool.get("parameters", tool.get("schema")))
-            ),
-        }
-        for tool in tools
-    ]
+        return read_catalog_file(path)
+    except CatalogError as error:
+        raise _Refused(str(error)) from None
 
 
 def _load(path: str) -> tuple[ToolRegistry, Any]:
@@ -187,8 +159,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolreg",
         description="Check tool catalogs, validate a call against a tool, export a catalog for a provider.",
-        epilog="A catalog is an MCP tools/list result, a JSON list of tools, or JSONL with one tool a line; "
-        "a tool's schema may be called inputSchema, input_schema, parameters or schema.",
+        epilog="A catalog is an MCP tools/list result, a JSON list of tools (MCP, OpenAI Chat or Responses, "
+        "Anthropic, Gemini functionDeclarations), or JSONL with one tool a line; a tool's schema may be "
+        "called inputSchema, input_schema, parameters, parametersJsonSchema or schema.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser(
