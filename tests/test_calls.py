@@ -225,6 +225,108 @@ def test_a_fast_tool_runs_after_blocking_handlers_timed_out():
     assert (fast.ok, fast.output) == (True, "fast")
 
 
+class HeldCheck(toolreg.ToolRegistry):
+    """A registry whose check and rewrite of ``held.op``'s arguments wait for ``release``: a stand-in
+    for a costly validation (a large argument, a first call compiling a large schema), which on the
+    event loop would hold back every other call there until its wait ran out."""
+
+    def __init__(self, release, seconds=2.0, **options):
+        super().__init__(**options)
+        self.release, self.seconds = release, seconds
+
+    def validate(self, name, args, **options):
+        if name == "held.op":
+            self.release.wait(self.seconds)
+        return super().validate(name, args, **options)
+
+    def arguments(self, name, args):
+        if name == "held.op":
+            self.release.wait(self.seconds)
+        return super().arguments(name, args)
+
+
+async def held_handler(**arguments):
+    return "held"
+
+
+@pytest.mark.parametrize("handler", ["sync", "async"])
+@pytest.mark.parametrize("how", ["acall", "aanswer", "acall nulls_as_absent"])
+def test_a_costly_check_of_arguments_does_not_hold_back_another_call_on_the_loop(how, handler):
+    release, finished = threading.Event(), []
+    tools = HeldCheck(release)
+    tools.register("held.op", {"type": "object"}, held_handler if handler == "async" else lambda **a: "held")
+    tools.register("fast.op", {"type": "object"}, lambda **arguments: "fast")
+
+    async def call(name):
+        if how == "aanswer":
+            answer = await tools.aanswer({"name": name, "arguments": {}}, provider="mcp")
+            finished.append(answer["content"][0]["text"])
+        else:
+            result = await tools.acall(name, {}, nulls_as_absent=how.endswith("nulls_as_absent"))
+            finished.append(result.output)
+        if name == "fast.op":
+            release.set()  # the held check ends only once the other call has been answered
+
+    async def main():
+        await asyncio.gather(call("held.op"), call("fast.op"))
+
+    asyncio.run(main())
+    assert finished == ["fast", "held"]
+
+
+def test_acall_checks_off_the_loop_and_answers_what_happened_meanwhile():
+    release, ran = threading.Event(), []
+    release.set()
+    tools = HeldCheck(release)
+    tools.register("held.op", {"type": "object"}, lambda **arguments: ran.append(1))
+
+    class Unregistering(HeldCheck):
+        def validate(self, name, args, **options):
+            self.unregister(name)  # another thread took the tool away while it was checked
+            return super().validate(name, args, **options)
+
+    gone = Unregistering(release)
+    gone.register("held.op", {"type": "object"}, lambda **arguments: ran.append(1))
+    result = asyncio.run(gone.acall("held.op", {}))
+    assert result.step == "unknown_tool" and result.message.startswith("There is no tool named 'held.op'")
+
+    class Refusing(HeldCheck):
+        def arguments(self, name, args):
+            raise toolreg.InvalidCallError("cannot rewrite these")
+
+    refusing = Refusing(release)
+    refusing.register("held.op", {"type": "object"}, lambda **arguments: ran.append(1))
+    with pytest.raises(toolreg.InvalidCallError, match="cannot rewrite these"):  # as it raised on the loop
+        asyncio.run(refusing.acall("held.op", {}, nulls_as_absent=True))
+    assert ran == []
+
+
+def test_a_caller_cancelled_while_its_arguments_are_checked_never_runs_the_handler():
+    release, ran = threading.Event(), []
+    tools = HeldCheck(release, seconds=5.0, max_threads=1)
+    tools.register("held.op", {"type": "object"}, lambda **arguments: ran.append("ran"))
+    tools.register("fast.op", {"type": "object"}, lambda **arguments: "fast")
+
+    async def main():
+        task = asyncio.ensure_future(tools.acall("held.op", {}))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert (await tools.acall("fast.op", {})).step == "busy"  # the one thread is still checking
+        release.set()
+        # Once the one thread has finished that job (and whatever it would run after the check), it
+        # takes the next call.
+        for _ in range(500):
+            if (await tools.acall("fast.op", {})).ok:
+                return
+            await asyncio.sleep(0.01)
+        pytest.fail("the thread never took another call")
+
+    asyncio.run(main())
+    assert ran == []
+
+
 def test_an_abandoned_handler_does_not_hold_the_process_open_at_exit():
     # A stdio server must end with its client, whatever its abandoned handlers still do.
     script = (
@@ -360,9 +462,53 @@ def test_a_handler_exception_is_a_result_without_a_traceback_unless_asked():
     tools.register("fs.rm", {"type": "object"}, Counter(failures=5, error=OSError("disk full\n\x1b[31m")))
     result = tools.call("fs.rm", {})
     assert (result.ok, result.step) == (False, "handler")
-    assert result.message == "The tool fs.rm failed: OSError: disk full; \\u001b[31m"
+    # The model reads the type alone; the whole text is kept for the harness's logs.
+    assert result.message == "The tool fs.rm failed: OSError"
+    assert result.detail == "OSError: disk full\n\x1b[31m"
+    assert "detail='OSError: disk full\\n\\x1b[31m'" in repr(result)
     assert result.traceback is None and "Traceback" not in result.message
     assert "OSError: disk full" in tools.call("fs.rm", {}, with_traceback=True).traceback
+
+
+SECRET = "connection to postgres://app:s3cr3t@10.0.0.5/prod failed"
+
+
+@pytest.mark.parametrize("how", ["call", "acall"])
+def test_the_model_reads_a_tool_errors_message_and_only_the_type_of_any_other(how):
+    tools = registry()
+    tools.register("db.query", {"type": "object"}, raising(ConnectionError(SECRET)))
+    tools.register("fs.read", {"type": "object"}, raising(toolreg.ToolError("no file named\nnotes.txt")))
+    tools.register(
+        "net.get", {"type": "object"}, raising(toolreg.TransientError("rate limited; try in 30 s"))
+    )
+    tools.register("odd.op", {"type": "object"}, raising(toolreg.ToolError()))
+
+    def called(name):
+        return tools.call(name, {}) if how == "call" else asyncio.run(tools.acall(name, {}))
+
+    hidden = called("db.query")
+    assert hidden.message == "The tool db.query failed: ConnectionError" and "s3cr3t" not in repr(hidden.text)
+    assert hidden.detail == f"ConnectionError: {SECRET}"
+    told = called("fs.read")
+    assert told.message == "The tool fs.read failed: no file named; notes.txt"
+    assert told.detail == "ToolError: no file named\nnotes.txt"
+    assert called("net.get").message == "The tool net.get failed: rate limited; try in 30 s"
+    assert called("odd.op").message == "The tool odd.op failed: ToolError"  # no message: its type
+    assert issubclass(toolreg.TransientError, toolreg.ToolError)
+    assert issubclass(toolreg.ToolError, toolreg.ToolregError) and issubclass(toolreg.ToolError, RuntimeError)
+
+
+def test_show_handler_errors_shows_the_model_every_message_as_before():
+    tools = registry(show_handler_errors=True)
+    assert tools.show_handler_errors and not registry().show_handler_errors
+    tools.register("fs.rm", {"type": "object"}, raising(OSError("disk full\n\x1b[31m")))
+    tools.register("net.get", {"type": "object"}, raising(toolreg.TransientError("down")))
+    result = tools.call("fs.rm", {})
+    assert result.message == "The tool fs.rm failed: OSError: disk full; \\u001b[31m"
+    assert result.detail == "OSError: disk full\n\x1b[31m"
+    assert tools.call("net.get", {}).message == "The tool net.get failed: TransientError: down"
+    with pytest.raises(toolreg.InvalidToolError, match="show_handler_errors must be True or False"):
+        toolreg.ToolRegistry(show_handler_errors="yes")
 
 
 def test_arguments_and_unknown_tools_stop_the_call_before_the_handler():
@@ -448,7 +594,15 @@ def test_a_handler_error_and_a_broken_output_reach_each_provider(provider):
     tools.register("fs.read_file", SCHEMA, Counter(failures=1, error=RuntimeError("no disk")))
     text, is_error = _text_and_error(provider, tools.answer(_sent(provider, {"path": "a"})))
     shown = NAME if provider in TEXT_ARGUMENTS | {"anthropic"} else "fs.read_file"  # as the model saw it
-    assert text == f"The tool {shown} failed: RuntimeError: no disk" and is_error in (True, None)
+    assert text == f"The tool {shown} failed: RuntimeError" and is_error in (True, None)
+    tools = registry()
+    tools.register("fs.read_file", SCHEMA, Counter(failures=1, error=ConnectionError(SECRET)))
+    text, is_error = _text_and_error(provider, asyncio.run(tools.aanswer(_sent(provider, {"path": "a"}))))
+    assert text == f"The tool {shown} failed: ConnectionError" and is_error in (True, None)
+    tools = registry()
+    tools.register("fs.read_file", SCHEMA, Counter(failures=1, error=toolreg.ToolError("no disk")))
+    text, is_error = _text_and_error(provider, tools.answer(_sent(provider, {"path": "a"})))
+    assert text == f"The tool {shown} failed: no disk" and is_error in (True, None)
     tools = registry()
     tools.register(
         "fs.read_file",
@@ -611,7 +765,13 @@ def test_an_integer_too_long_to_read_or_write_is_reported_never_raised():
     failed = tools.call("num.deep", {})
     assert "step='output'" in repr(failed) and "errors=<1 at /rows/1>" in repr(failed)
     tools.register("num.raise", {"type": "object"}, raising(ValueError(10**5000)))
-    assert tools.call("num.raise", {}, with_traceback=True).message.endswith("cannot be written)")
+    raised = tools.call("num.raise", {}, with_traceback=True)
+    assert raised.message == "The tool num.raise failed: ValueError"
+    assert raised.detail == "ValueError: (its message cannot be written)"
+    assert raised.traceback.endswith("ValueError: <exception str() failed>\n")
+    shown = registry(show_handler_errors=True)
+    shown.register("num.raise", {"type": "object"}, raising(ValueError(10**5000)))
+    assert shown.call("num.raise", {}).message.endswith("ValueError: (its message cannot be written)")
 
 
 def test_an_output_that_is_not_json_is_the_tool_fault_naming_where():

@@ -165,7 +165,7 @@ def test_public_api():
         "normalize_bfcl",
         "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
         "InvalidToolError", "UnknownToolError", "UnknownProviderError", "InvalidArgumentsError",
-        "LimitsError", "CallResult", "RetryPolicy", "TransientError", "InvalidCallError",
+        "LimitsError", "CallResult", "RetryPolicy", "ToolError", "TransientError", "InvalidCallError",
         "OutputFormatError",
     }  # fmt: skip
     for name in toolreg.__all__:

@@ -9,6 +9,7 @@ from ._errors import (
     InvalidCallError,
     InvalidToolError,
     InvalidToolNameError,
+    ToolError,
     TransientError,
     UnknownProviderError,
     UnknownToolError,
@@ -51,6 +52,7 @@ __all__ = [
     "InvalidArgumentsError",
     "LimitsError",
     "OutputFormatError",
+    "ToolError",
     "TransientError",
     "InvalidCallError",
 ]

@@ -23,8 +23,8 @@ from ._errors import (
     TransientError,
     UnknownToolError,
 )
-from ._feedback import format_errors, printable
-from ._jsonschema.errors import ValidationError
+from ._feedback import format_errors, handler_failure, printable
+from ._jsonschema.errors import Result, ValidationError
 from ._jsonschema.pointer import to_pointer
 from ._jsonschema.validator import Validator
 from ._registry import Registry, ToolRecord
@@ -77,7 +77,10 @@ class CallResult:
     """What became of one call: the handler's ``output`` when ``ok``; else the ``step`` that stopped it
     (``unknown_tool``, ``arguments``, ``busy``, ``timeout``, ``handler`` or ``output``), the ``errors``
     found in the arguments or the output, and ``message``, text a model can act on. ``attempts`` counts
-    the handler's runs; ``traceback`` is kept only when asked for."""
+    the handler's runs. At the ``handler`` step, ``detail`` is the exception whole (``Type: message``)
+    for the harness's logs, where ``message`` shows the model the message of a
+    :class:`~toolreg.ToolError` and only the type of any other exception; ``traceback`` is kept only
+    when asked for."""
 
     tool: str
     ok: bool
@@ -87,6 +90,7 @@ class CallResult:
     message: str = ""
     attempts: int = 0
     traceback: str | None = field(default=None, repr=False)
+    detail: str | None = None
 
     @functools.cached_property
     def text(self) -> str:
@@ -112,6 +116,7 @@ class CallResult:
             where = ", ".join(printable(error.path) or "/" for error in self.errors[:5])
             more = ", …" if len(self.errors) > 5 else ""
             parts += [f"step={self.step!r}", f"message={self.message!r}"]
+            parts += [f"detail={self.detail!r}"] if self.detail is not None else []
             parts += [f"errors=<{len(self.errors)} at {where}{more}>"] if self.errors else []
         return f"CallResult({', '.join([*parts, f'attempts={self.attempts!r}'])})"
 
@@ -294,7 +299,8 @@ class _Tries:
             self.result = self.caller._checked_output(record, shown, outcome.value, self.attempts)
             return
         if error is not None:
-            failed = _handler_failure(record.name, shown, error, self.attempts, self.with_traceback)
+            shows = self.caller.show_handler_errors
+            failed = _handler_failure(record.name, shown, error, self.attempts, self.with_traceback, shows)
             again = isinstance(error, TransientError)
         else:
             failed = _timeout(record.name, shown, self.timeout_ms or 0, self.attempts)
@@ -305,8 +311,9 @@ class _Tries:
 
 class Caller:
     """How a registry's tools are called: the time budget of a tool registered without one
-    (``default_timeout_ms``), how idempotent tools are tried again (``retry``), and the threads
-    sync handlers run in (at most ``max_threads``)."""
+    (``default_timeout_ms``), how idempotent tools are tried again (``retry``), the threads sync
+    handlers run in (at most ``max_threads``), and whether the model reads the message of every
+    exception a handler raises (``show_handler_errors``) or only of a ToolError's."""
 
     def __init__(
         self,
@@ -315,6 +322,7 @@ class Caller:
         default_timeout_ms: float | None = None,
         retry: RetryPolicy | None = None,
         max_threads: int = DEFAULT_MAX_THREADS,
+        show_handler_errors: bool = False,
     ) -> None:
         if default_timeout_ms is not None and (
             isinstance(default_timeout_ms, bool)
@@ -324,8 +332,11 @@ class Caller:
             raise InvalidToolError(
                 f"default_timeout_ms must be a positive number, not {default_timeout_ms!r}"
             )
+        if not isinstance(show_handler_errors, bool):
+            raise InvalidToolError(f"show_handler_errors must be True or False, not {show_handler_errors!r}")
         self.registry = registry
         self.default_timeout_ms = default_timeout_ms
+        self.show_handler_errors = show_handler_errors
         self.retry = RetryPolicy() if retry is None else retry
         if not isinstance(self.retry, RetryPolicy):
             raise InvalidToolError(f"retry must be a RetryPolicy, not {retry!r}")
@@ -345,9 +356,14 @@ class Caller:
         naming: Naming | None = None,
     ) -> CallResult:
         """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it."""
-        tries = self._tries(name, args, with_traceback, offered, naming)
-        if isinstance(tries, CallResult):
-            return tries
+        shown = _namer(naming)
+        record = self._record(name, offered, shown)
+        if isinstance(record, CallResult):
+            return record
+        errors = self.registry.validate(record.name, args)
+        if errors:
+            return _arguments_failure(record.name, shown(record.name), tuple(errors))
+        tries = self._tries(record, args, shown, with_traceback)
         for wait in tries:
             if wait:
                 time.sleep(wait)
@@ -363,29 +379,51 @@ class Caller:
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
+        rewrite: Callable[[Any], Any] | None = None,
     ) -> CallResult:
-        """See :meth:`toolreg.ToolRegistry.acall`."""
-        tries = self._tries(name, args, with_traceback, offered, naming)
-        if isinstance(tries, CallResult):
-            return tries
+        """See :meth:`toolreg.ToolRegistry.acall`. ``rewrite`` turns the arguments of a tool that is
+        there into those its handler gets (OpenAI's strict nulls), in the same thread as the check.
+
+        Nothing that grows with the arguments runs on the event loop: they are rewritten and checked
+        (which may compile the schema, at a tool's first calls) in one of the registry's threads, and a
+        sync handler's first run follows in that thread, so a valid call to one hops once, as its
+        handler alone would. A call that finds every thread busy stops at the ``busy`` step unchecked."""
+        shown = _namer(naming)
+        record = self._record(name, offered, shown)
+        if isinstance(record, CallResult):
+            return record
+        loop = asyncio.get_running_loop()
+        checked: asyncio.Future[_Ran] = loop.create_future()
+        sync = not inspect.iscoroutinefunction(record.handler)
+        started: asyncio.Future[_Ran] | None = loop.create_future() if sync else None
+        gone = threading.Event()  # the caller was cancelled during the check: the handler is not run
+        check = functools.partial(self._checked_arguments, record.name, args, rewrite)
+        job = functools.partial(_check_then_run, checked, started, gone, check, record.handler)
+        if not self.workers.start(job):
+            return _busy(record.name, shown(record.name), self.workers.most, 0)
+        try:
+            prepared = await checked
+        except asyncio.CancelledError:
+            gone.set()
+            raise
+        if isinstance(prepared.error, UnknownToolError):  # unregistered by another thread meanwhile
+            return _failure(record.name, "unknown_tool", self.unknown_tool_message(name, offered, shown))
+        if prepared.error is not None:
+            raise prepared.error  # the rewrite's own, as it would have raised in this thread
+        args, errors = prepared.value
+        if errors:
+            return _arguments_failure(record.name, shown(record.name), tuple(errors))
+        tries = self._tries(record, args, shown, with_traceback)
         for wait in tries:
             if wait:
                 await asyncio.sleep(wait)
-            tries.settle(await self._arun(tries))
+            tries.settle(await self._arun(tries, started))
+            started = None  # a second try starts its own run
         assert tries.result is not None
         return tries.result
 
-    def _tries(
-        self,
-        name: str,
-        args: Any,
-        with_traceback: bool,
-        offered: Collection[str] | None,
-        naming: Naming | None,
-    ) -> _Tries | CallResult:
-        """The tries of a call, or the result that stops it before any: a tool that is not there (or
-        not offered), or arguments that do not fit its schema."""
-        shown = _namer(naming)
+    def _record(self, name: str, offered: Collection[str] | None, shown: Naming) -> ToolRecord | CallResult:
+        """The tool a call names, or the result for a tool that is not there (or not offered)."""
         chosen = _offered(offered)
         try:
             record = self.registry.get(name)
@@ -393,9 +431,18 @@ class Caller:
                 raise UnknownToolError(name)
         except UnknownToolError:
             return _failure(str(name), "unknown_tool", self.unknown_tool_message(name, chosen, shown))
-        errors = self.registry.validate(record.name, args)
-        if errors:
-            return _arguments_failure(record.name, shown(record.name), tuple(errors))
+        return record
+
+    def _checked_arguments(
+        self, name: str, args: Any, rewrite: Callable[[Any], Any] | None
+    ) -> tuple[Any, Result]:
+        """The arguments as the handler is to get them, and their errors (run in a worker thread)."""
+        if rewrite is not None:
+            args = rewrite(args)
+        return args, self.registry.validate(name, args)
+
+    def _tries(self, record: ToolRecord, args: Any, shown: Naming, with_traceback: bool) -> _Tries:
+        """The tries of a call whose arguments fit its tool's schema."""
         budget = record.timeout_ms if record.timeout_ms is not None else self.default_timeout_ms
         # A tool that is not idempotent is tried once, whatever failed: a second run could act twice.
         waits = list(self.retry.waits()) if record.idempotent else []
@@ -435,20 +482,24 @@ class Caller:
             return _TIMED_OUT
         return ran[0]
 
-    async def _arun(self, tries: _Tries) -> _Outcome:
-        """One try on the event loop: an async handler is awaited, a sync one runs in a worker thread.
-        A cancellation of the caller propagates; the handler is cancelled or, in a thread, abandoned."""
+    async def _arun(self, tries: _Tries, started: asyncio.Future[_Ran] | None = None) -> _Outcome:
+        """One try on the event loop: an async handler is awaited, a sync one runs in a worker thread
+        (``started``: already running there, after the check). A cancellation of the caller
+        propagates; the handler is cancelled or, in a thread, abandoned."""
         handler, args, timeout_ms = tries.record.handler, tries.args, tries.timeout_ms
         if inspect.iscoroutinefunction(handler):
             if timeout_ms is None:
                 return await _awaited(handler, args)
             running: asyncio.Future[Any] = asyncio.ensure_future(_awaited(handler, args))
         else:
-            running = asyncio.get_running_loop().create_future()
-            if not self.workers.start(functools.partial(_run_for, running, handler, args)):
-                return _BUSY
+            if started is not None:
+                running = started
+            else:
+                running = asyncio.get_running_loop().create_future()
+                if not self.workers.start(functools.partial(_run_for, running, handler, args)):
+                    return _BUSY
             if timeout_ms is None:
-                return await running  # type: ignore[no-any-return]
+                return await running
         try:
             # asyncio.wait, not wait_for: a TimeoutError the handler raises itself stays its error.
             done, _ = await asyncio.wait({running}, timeout=timeout_ms / 1000)
@@ -479,10 +530,33 @@ class Caller:
         return CallResult(record.name, True, output, None, (), "", attempts)
 
 
+def _check_then_run(
+    checked: asyncio.Future[_Ran],
+    started: asyncio.Future[_Ran] | None,
+    gone: threading.Event,
+    check: Callable[[], tuple[Any, Result]],
+    handler: Callable[..., Any],
+) -> None:
+    """A worker thread's job for acall: rewrite and check the arguments, hand that to the loop, then,
+    for a sync handler (``started``), run it on arguments that fit unless the caller has gone."""
+    try:
+        prepared = _Ran(check())
+    except BaseException as error:  # the rewrite's, or the tool unregistered meanwhile: the loop reads it
+        prepared = _Ran(error=error)
+    _hand_over(checked, prepared)
+    if started is None or prepared.error is not None or prepared.value[1] or gone.is_set():
+        return
+    _hand_over(started, _run_anywhere(handler, prepared.value[0]))
+
+
 def _run_for(future: asyncio.Future[Any], handler: Callable[..., Any], args: Mapping[str, Any]) -> None:
     """A worker thread's job for acall: run the handler, then hand what came of it to the loop."""
-    ran = _run_anywhere(handler, args)
-    with contextlib.suppress(RuntimeError):  # the loop is closed: no one waits for this handler now
+    _hand_over(future, _run_anywhere(handler, args))
+
+
+def _hand_over(future: asyncio.Future[Any], ran: _Ran) -> None:
+    """Give ``ran`` to ``future`` on its loop, from a worker thread."""
+    with contextlib.suppress(RuntimeError):  # the loop is closed: no one waits for this now
         future.get_loop().call_soon_threadsafe(_deliver, future, ran)
 
 
@@ -520,17 +594,12 @@ def _busy(tool: str, shown: str, most: int, attempts: int) -> CallResult:
 
 
 def _handler_failure(
-    tool: str, shown: str, error: BaseException, attempts: int, with_trace: bool
+    tool: str, shown: str, error: BaseException, attempts: int, with_trace: bool, show_message: bool
 ) -> CallResult:
-    kind = type(error).__name__
-    try:
-        text, trace = str(error), "".join(traceback.format_exception(error)) if with_trace else None
-    except Exception:  # a message that cannot be written (an integer past Python's digit limit …)
-        text, trace = "(its message cannot be written)", None
-    # One line: the lines of a long message (pydantic writes several) joined, none forged.
-    said = printable("; ".join(line.strip() for line in text.splitlines() if line.strip()))[:500]
-    message = f"The tool {shown} failed: {kind}: {said}" if said else f"The tool {shown} failed: {kind}"
-    return _failure(tool, "handler", message, attempts=attempts, trace=trace)
+    message, detail = handler_failure(shown, error, show_message=show_message)
+    # format_exception writes a message that cannot be written as "<exception str() failed>".
+    trace = "".join(traceback.format_exception(error)) if with_trace else None
+    return CallResult(tool, False, None, "handler", (), message, attempts, trace, detail)
 
 
 def _timeout(tool: str, shown: str, timeout_ms: float, attempts: int) -> CallResult:

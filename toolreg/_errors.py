@@ -11,6 +11,7 @@ __all__ = [
     "InvalidArgumentsError",
     "ExportError",
     "InvalidCallError",
+    "ToolError",
     "TransientError",
     "UnknownToolError",
     "UnknownProviderError",
@@ -59,9 +60,17 @@ class InvalidCallError(ToolregError, ValueError):
     """A value that is no tool call toolreg reads, or a calling option out of range."""
 
 
-class TransientError(ToolregError, RuntimeError):
+class ToolError(ToolregError, RuntimeError):
+    """Raised by a handler for a failure it words for the model ("no file named notes.txt"): the model
+    is shown its message. Of any other exception a handler raises, the model is shown the type alone,
+    since its message may hold what the model must not read (a password in a database URL, a path);
+    ``ToolRegistry(show_handler_errors=True)`` shows every message."""
+
+
+class TransientError(ToolError):
     """Raised by a handler for a failure that may pass (a rate limit, a dropped connection): a tool
-    marked idempotent is tried again, within its registry's RetryPolicy."""
+    marked idempotent is tried again, within its registry's RetryPolicy. A ToolError: the model is
+    shown its message."""
 
 
 class UnknownToolError(ToolregError, LookupError):

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import InvalidToolError
+from ._errors import InvalidToolError, ToolError
 from ._jsonschema.errors import ValidationError
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "UNPRINTABLE",
     "MCP_ERRORS_KEY",
     "format_errors",
+    "handler_failure",
     "mcp_error_result",
     "printable",
 ]
@@ -67,6 +68,33 @@ UNPRINTABLE = re.compile(
 def printable(text: str) -> str:
     """``text`` with every character that could forge a line or hide text written as ``\\uXXXX``."""
     return UNPRINTABLE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+def handler_failure(tool: str, error: BaseException, *, show_message: bool = False) -> tuple[str, str]:
+    """What the model is told of an exception a handler raised, and the exception whole, for logs.
+
+    The model reads the message of a :class:`~toolreg.ToolError` (a ``TransientError`` among them),
+    which a tool raises for it: "The tool fs.read failed: no file named notes.txt". Of any other
+    exception it reads the type alone, "The tool db.query failed: ConnectionError": such a message is
+    written for a programmer and may hold what the model must not see (a password in a database URL,
+    a path, a key), which it could repeat anywhere. ``show_message`` shows every message, type first.
+    The model's text is one line (a message's lines joined by "; "), at most 500 characters of the
+    message, with every character that could forge a line written as ``\\uXXXX``; the second text is
+    ``Type: message`` as the exception says it, for the harness's logs and never for the model.
+    """
+    kind = type(error).__name__
+    try:
+        text = str(error)
+    except Exception:  # a message that cannot be written (an integer past Python's digit limit …)
+        text = "(its message cannot be written)"
+    detail = f"{kind}: {text}" if text else kind
+    # One line: the lines of a long message (pydantic writes several) joined, none forged.
+    said = printable("; ".join(line.strip() for line in text.splitlines() if line.strip()))[:500]
+    if show_message and said:
+        return f"The tool {tool} failed: {printable(kind)}: {said}", detail
+    if isinstance(error, ToolError) and said:
+        return f"The tool {tool} failed: {said}", detail
+    return f"The tool {tool} failed: {printable(kind)}", detail
 
 
 def _shorten(text: str, limit: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
@@ -27,7 +28,10 @@ class ToolRegistry(Registry):
     knows nothing of calling or of providers); this class adds the calling layer (``call``,
     ``acall``, with the time budgets, retries and threads set here) and the provider table
     (``answer``, ``aanswer``, ``export``, ``lookup``) on top, each method handing the work on.
-    ``max_threads`` caps the threads sync handlers run in (see :meth:`call`). ``name in tools`` says
+    ``max_threads`` caps the threads sync handlers run in (see :meth:`call`). Of an exception a handler
+    raises, the model is shown the message of a :class:`~toolreg.ToolError` (a ``TransientError``
+    among them) and the type alone of any other, whose whole text stays in ``CallResult.detail``;
+    ``show_handler_errors=True`` shows every message. ``name in tools`` says
     whether a tool is registered under ``name``, and ``len(tools)`` how many are.
     """
 
@@ -40,11 +44,13 @@ class ToolRegistry(Registry):
         default_timeout_ms: float | None = None,
         retry: RetryPolicy | None = None,
         max_threads: int = DEFAULT_MAX_THREADS,
+        show_handler_errors: bool = False,
     ) -> None:
         super().__init__(limits=limits, documents=documents, assert_formats=assert_formats)
         self._caller = Caller(
-            self, default_timeout_ms=default_timeout_ms, retry=retry, max_threads=max_threads
-        )
+            self, default_timeout_ms=default_timeout_ms, retry=retry, max_threads=max_threads,
+            show_handler_errors=show_handler_errors,
+        )  # fmt: skip
 
     @property
     def default_timeout_ms(self) -> float | None:
@@ -60,6 +66,12 @@ class ToolRegistry(Registry):
     def max_threads(self) -> int:
         """The most threads this registry's sync handlers run in at once."""
         return self._caller.workers.most
+
+    @property
+    def show_handler_errors(self) -> bool:
+        """Whether the model is shown the message of every exception a handler raises, not only of a
+        ToolError's."""
+        return self._caller.show_handler_errors
 
     def validate(self, name: str, args: Any, *, nulls_as_absent: bool = False) -> Result:
         """``Ok`` (falsy) when ``args`` fits the tool's schema, else the list of every error.
@@ -99,14 +111,16 @@ class ToolRegistry(Registry):
         ``retry`` allows, and check the output: JSON that fits the tool's output schema.
 
         Every outcome is a :class:`CallResult`, never an exception: the output, or the step that
-        stopped the call with text a model can act on. Every exception a handler raises is reported
-        by its type and message (``with_traceback`` keeps the traceback too), ``SystemExit`` and a
-        ``CancelledError`` of its own included; only a KeyboardInterrupt in the caller's own thread
-        stops the caller. A sync handler without a time budget runs in the caller's thread; one with a
-        budget (and a coroutine function) runs in one of the registry's own daemon threads, at most
-        ``max_threads`` at once, abandoned (not stopped) when its budget runs out. When every thread
-        is busy, the call stops at the ``busy`` step without running the handler. ``offered`` limits
-        the call to those tools (the ones a model was shown): any other is an unknown tool.
+        stopped the call with text a model can act on. Every exception a handler raises is a
+        ``handler`` step (``SystemExit`` and a ``CancelledError`` of its own included): the model is
+        shown its type, and its message only for a :class:`~toolreg.ToolError` (or with
+        ``show_handler_errors``); ``detail`` keeps the whole text, and ``with_traceback`` the traceback
+        too. Only a KeyboardInterrupt in the caller's own thread stops the caller. A sync handler
+        without a time budget runs in the caller's thread; one with a budget (and a coroutine
+        function) runs in one of the registry's own daemon threads, at most ``max_threads`` at once,
+        abandoned (not stopped) when its budget runs out. When every thread is busy, the call stops
+        at the ``busy`` step without running the handler. ``offered`` limits the call to those tools
+        (the ones a model was shown): any other is an unknown tool.
         """
         if nulls_as_absent and name in self:
             args = self.arguments(name, args)
@@ -122,11 +136,14 @@ class ToolRegistry(Registry):
         offered: Collection[str] | None = None,
     ) -> CallResult:
         """:meth:`call` for async code: an async handler is awaited (and cancelled past its budget), a
-        sync one runs in one of the registry's threads (never the event loop's executor), so the loop
-        is never blocked. Cancelling the task that awaits ``acall`` cancels the call."""
-        if nulls_as_absent and name in self:
-            args = self.arguments(name, args)
-        return await self._caller.acall(name, args, with_traceback=with_traceback, offered=offered)
+        sync one runs in one of the registry's threads (never the event loop's executor); the
+        arguments are rewritten (``nulls_as_absent``) and checked in one of those threads too, right
+        before a sync handler's first run, so the loop is never blocked by a costly check. Cancelling
+        the task that awaits ``acall`` cancels the call."""
+        rewrite = functools.partial(self.arguments, name) if nulls_as_absent else None
+        return await self._caller.acall(
+            name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite
+        )
 
     def answer(
         self,

@@ -3,6 +3,7 @@ every entry point: exports, answers, lookups and the command line."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Iterable
 from typing import Any
 
@@ -122,11 +123,14 @@ async def aanswer(
     with_traceback: bool = False,
 ) -> dict[str, Any]:
     """See :meth:`toolreg.ToolRegistry.aanswer`."""
-    found, args = _read(caller, call, provider_name, nulls_as_absent)
+    found = read_call(call, provider_name)
     if found.problem is not None:
         return _answered(caller, found, found.problem_result())
     options = _options(found, offered, with_traceback)
-    return _answered(caller, found, await caller.acall(found.name, args, **options))
+    # Rewritten where the arguments are checked, in one of the caller's threads: not on the loop.
+    rewrite = functools.partial(arguments, caller.registry, found.name) if nulls_as_absent else None
+    result = await caller.acall(found.name, found.arguments, rewrite=rewrite, **options)
+    return _answered(caller, found, result)
 
 
 def _read(
