@@ -67,7 +67,10 @@ def questions(data: Path, categories: tuple[str, ...] = CATEGORIES) -> list[dict
     ``toolreg.normalize_bfcl`` reads them: ``{"id", "functions", "calls"}``, in file order."""
     found = []
     for category in categories:
-        answers = {row["id"]: row["ground_truth"] for row in _rows(data / "possible_answer" / f"BFCL_v4_{category}.json")}
+        answers = {
+            row["id"]: row["ground_truth"]
+            for row in _rows(data / "possible_answer" / f"BFCL_v4_{category}.json")
+        }
         for row in _rows(data / f"BFCL_v4_{category}.json"):
             truth = answers.get(row["id"])
             if not truth:
@@ -123,7 +126,9 @@ def extract(data: Path, per_category: int = 10) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bfcl_extract", description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, help="bfcl_eval's data folder (default: the installed package's)")
+    parser.add_argument(
+        "--data", type=Path, help="bfcl_eval's data folder (default: the installed package's)"
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="where the extract goes")
     options = parser.parse_args(argv)
     data = data_dir(options.data)
