@@ -1,5 +1,5 @@
 """The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file,
-and ``toolreg serve`` for a module's registry over MCP.
+``toolreg serve`` for a module's registry over MCP, and ``toolreg replay`` on logs of tool calls.
 
 Exit codes: 0 valid (or every tool accepted), 1 invalid (or some tool refused), 2 bad input (the
 command line, a file, its JSON), 3 an internal error. Nothing read from a file reaches the terminal
@@ -18,6 +18,7 @@ from typing import Any
 
 from ._feedback import format_errors, printable
 from ._jsonschema.errors import ToolregError
+from ._lifecycle import replay as replay_command
 from ._lifecycle.catalogs import CatalogError, parse_json, read_catalog_file, read_text
 from ._providers import PROVIDERS
 from ._providers.mcp import import_mcp
@@ -155,6 +156,13 @@ def _serve(options: argparse.Namespace) -> int:
     return VALID
 
 
+def _replay(options: argparse.Namespace) -> _Outcome:
+    try:
+        return replay_command.run_command(options)
+    except ToolregError as error:  # a catalog that cannot be read, a bad option
+        raise _Refused(str(error)) from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolreg",
@@ -190,6 +198,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--path", default="/mcp", help="streamable-http: the endpoint's path")
     serve.add_argument("--name", help="the server's name for clients (default: the module's)")
     serve.set_defaults(run=_serve)
+    replay = commands.add_parser(
+        "replay", help="replay logged tool calls on the validator: valid, invalid, first try, repairs"
+    )
+    replay_command.add_arguments(replay)
+    replay.set_defaults(run=_replay)
     return parser
 
 
