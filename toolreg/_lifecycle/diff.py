@@ -1,0 +1,496 @@
+"""``toolreg.diff``: two versions of a tool catalog compared, tool by tool and schema by schema.
+
+Each tool is ``added``, ``removed``, ``renamed`` (a removal and an addition with the same input
+schema), ``changed`` or ``unchanged``; a change to the text a model reads (description, title,
+annotations) is reported apart, with the SHA-256 of both texts. Each schema that changed gets a
+verdict: ``breaking`` (a verified witness: whole arguments the old input schema accepts and the new
+refuses, or a result the new output schema allows and the old refused), ``compatible`` (every
+difference proved contained) or ``unknown`` (naming the keyword and pointer that stopped the proof).
+The report's shape, as :meth:`CatalogDiff.to_dict` writes it, is the JSON Schema ``REPORT_SCHEMA``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .._jsonschema.errors import SchemaError, ToolregError, ValidationError
+from .._jsonschema.pointer import split, to_pointer
+from .._jsonschema.validator import Validator
+from .._jsonschema.values import json_copy, json_key
+from .catalogs import CatalogError, catalog_entries, read_catalog_file
+from .compare import RULES
+from .documents import Document
+from .engine import Blocked, Candidate, Comparison, Verified
+from .search import search
+
+__all__ = [
+    "diff",
+    "CatalogDiff",
+    "ToolDiff",
+    "SchemaDiff",
+    "Finding",
+    "TextChange",
+    "DiffError",
+    "READINGS",
+    "VERDICTS",
+    "FAIL_ON",
+    "REPORT_SCHEMA",
+]
+
+READINGS = ("declared", "any")
+VERDICTS = ("compatible", "unknown", "breaking")  # from best to worst
+FAIL_ON = ("breaking", "unknown", "any")
+# The text fields of a tool a model reads, beside its schemas.
+_TEXT_FIELDS = ("description", "title", "annotations")
+# The largest search= a caller may ask for, per schema.
+MAX_SEARCH = 100_000
+REPORT_SCHEMA: dict[str, Any] = json.loads(
+    Path(__file__).with_name("diff-report.schema.json").read_text("utf-8")
+)
+
+
+class DiffError(ToolregError, ValueError):
+    """An option of :func:`toolreg.diff` out of range, a catalog with a tool named twice or unnamed,
+    or a search asked for without the packages it runs on."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One difference of a schema: ``kind`` is ``breaking`` (with a verified ``witness``),
+    ``widening`` (the schema accepts something it did not, with a witness where one was verified)
+    or ``unknown`` (``keyword`` at ``pointer`` stopped the proof).
+
+    ``rule`` names the keyword family that moved; ``old_schema_path`` and ``new_schema_path`` point
+    at it in each schema (None where that schema has nothing there), ``instance_path`` into the
+    witness. ``errors`` are the refusing schema's errors on the witness: the new schema's for a
+    breaking input, the old (callers') schema's for a breaking output and for a widening.
+    """
+
+    kind: str
+    rule: str
+    message: str
+    old_schema_path: str | None
+    new_schema_path: str | None
+    instance_path: str
+    has_witness: bool = False
+    witness: Any = None
+    errors: tuple[ValidationError, ...] = ()
+    keyword: str | None = None
+    pointer: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "kind": self.kind,
+            "rule": self.rule,
+            "message": self.message,
+            "old_schema_path": self.old_schema_path,
+            "new_schema_path": self.new_schema_path,
+            "instance_path": self.instance_path,
+        }
+        if self.has_witness:
+            found["witness"] = json_copy(self.witness)
+            found["errors"] = [error.to_dict() for error in self.errors]
+        if self.kind == "unknown":
+            found["keyword"] = self.keyword
+            found["pointer"] = self.pointer
+        return found
+
+
+@dataclass(frozen=True)
+class SchemaDiff:
+    """One schema of a tool compared: its ``role`` (``input`` or ``output``), ``verdict``, whether
+    it ``widens`` (input: accepts calls the old refused; output: the tool's results narrowed, a
+    change in the compatible direction), and its findings. ``searched`` counts the instances a
+    seeded search drew."""
+
+    role: str
+    verdict: str
+    widens: bool
+    changed: bool
+    findings: tuple[Finding, ...] = ()
+    searched: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "role": self.role,
+            "verdict": self.verdict,
+            "widens": self.widens,
+            "changed": self.changed,
+            "searched": self.searched,
+            "findings": [finding.to_dict() for finding in self.findings],
+        }
+
+
+@dataclass(frozen=True)
+class TextChange:
+    """A text a model reads that changed: ``field`` (``description``, ``title``, ``annotations``)
+    and the SHA-256 (hex) of its UTF-8 text before and after (None where there was none; the
+    annotations as JSON with sorted keys)."""
+
+    field: str
+    old_sha256: str | None
+    new_sha256: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "old_sha256": self.old_sha256, "new_sha256": self.new_sha256}
+
+
+@dataclass(frozen=True)
+class ToolDiff:
+    """One tool compared: its ``name`` (the new one, or the old for a removed tool), ``status``,
+    ``old_name`` (for a rename), ``verdict`` (a removal or rename is breaking: calls to the old name
+    are refused), its ``input`` and ``output`` schemas (None where neither side has one, or the
+    tool is on one side only), and its ``text`` changes."""
+
+    name: str
+    status: str
+    verdict: str
+    old_name: str | None = None
+    input: SchemaDiff | None = None
+    output: SchemaDiff | None = None
+    text: tuple[TextChange, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "status": self.status,
+            "verdict": self.verdict,
+            "old_name": self.old_name,
+            "input": None if self.input is None else self.input.to_dict(),
+            "output": None if self.output is None else self.output.to_dict(),
+            "text": [change.to_dict() for change in self.text],
+        }
+
+
+@dataclass(frozen=True)
+class CatalogDiff:
+    """Two catalogs compared: the ``reading`` of callers, every tool's diff (removed tools first,
+    then in the new catalog's order), and the ``search`` asked for (instances per schema, and its
+    ``seed``)."""
+
+    reading: str
+    tools: tuple[ToolDiff, ...]
+    search: int = 0
+    seed: int = 0
+
+    @property
+    def verdict(self) -> str:
+        """The worst verdict of any tool: ``breaking``, ``unknown`` or ``compatible``."""
+        return _worst(tool.verdict for tool in self.tools)
+
+    def counts(self) -> dict[str, int]:
+        """How many tools have each status."""
+        counted = dict.fromkeys(("added", "removed", "renamed", "changed", "unchanged"), 0)
+        for tool in self.tools:
+            counted[tool.status] += 1
+        return counted
+
+    def fails(self, fail_on: str = "breaking") -> bool:
+        """Whether the diff fails a check: ``breaking`` on a breaking tool, ``unknown`` on a breaking
+        or unknown one, ``any`` on any change at all."""
+        if fail_on not in FAIL_ON:
+            raise DiffError(f"fail_on is one of {', '.join(FAIL_ON)}, not {fail_on!r}")
+        if fail_on == "any":
+            return any(tool.status != "unchanged" for tool in self.tools)
+        failing = {"breaking"} if fail_on == "breaking" else {"breaking", "unknown"}
+        return any(tool.verdict in failing for tool in self.tools)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON: its shape is :data:`REPORT_SCHEMA`."""
+        return {
+            "reading": self.reading,
+            "verdict": self.verdict,
+            "search": self.search,
+            "seed": self.seed,
+            "counts": self.counts(),
+            "tools": [tool.to_dict() for tool in self.tools],
+        }
+
+    def render(self, format: str = "text") -> str:  # noqa: A002 - the CLI's word
+        """The report as ``text`` for people, ``json``, ``markdown`` (a PR comment) or ``github``
+        (workflow annotations)."""
+        from .render import render
+
+        return render(self, format)
+
+
+def _worst(verdicts: Any) -> str:
+    return max(verdicts, key=VERDICTS.index, default="compatible")
+
+
+# -- reading the two sides -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Tool:
+    name: str
+    entry: dict[str, Any]
+    input: Document
+    output: Document | None
+
+
+def _entries(catalog: Any) -> list[dict[str, Any]]:
+    if isinstance(catalog, (str, os.PathLike)):
+        return read_catalog_file(catalog)
+    return catalog_entries(catalog)
+
+
+def _side(catalog: Any, side: str) -> dict[str, _Tool]:
+    """Every tool of one side by name, each schema checked by the validator."""
+    try:
+        entries = _entries(catalog)
+    except CatalogError as error:
+        raise CatalogError(f"the {side} catalog: {error}") from None
+    tools: dict[str, _Tool] = {}
+    for index, entry in enumerate(entries):
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise DiffError(f"the {side} catalog's tool {index} has no name")
+        if name in tools:
+            raise DiffError(f"the {side} catalog names the tool {name!r} twice")
+        documents: list[Document | None] = []
+        for field_name in ("inputSchema", "outputSchema"):
+            schema = entry.get(field_name)
+            if schema is None:
+                documents.append(None)
+                continue
+            try:
+                validator = Validator(schema)
+            except SchemaError as error:
+                raise SchemaError(
+                    f"the {side} catalog's tool {name!r}: its {field_name} is refused: {error.reason}",
+                    schema_path=error.schema_path,
+                    keyword=error.keyword,
+                ) from None
+            except ToolregError as error:  # a limit of the validator's
+                raise SchemaError(f"the {side} catalog's tool {name!r}: its {field_name}: {error}") from None
+            documents.append(Document(schema, validator))
+        input_document, output_document = documents
+        assert input_document is not None  # catalog_entries gives every tool one
+        tools[name] = _Tool(name, entry, input_document, output_document)
+    return tools
+
+
+def _digest(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _text_changes(old: dict[str, Any], new: dict[str, Any]) -> tuple[TextChange, ...]:
+    changes = []
+    for field_name in _TEXT_FIELDS:
+        before, after = old.get(field_name), new.get(field_name)
+        if field_name == "annotations":
+            before, after = before or None, after or None
+        if json_key(before) != json_key(after):
+            changes.append(TextChange(field_name, _digest(before), _digest(after)))
+    return tuple(changes)
+
+
+# -- comparing ---------------------------------------------------------------------------------------
+
+
+class _Differ:
+    def __init__(self, reading: str, search: int, seed: int) -> None:
+        self.reading, self.search, self.seed = reading, search, seed
+        self.declared = reading == "declared"
+
+    def schema(self, role: str, old: Document | None, new: Document | None) -> SchemaDiff | None:
+        if old is None and new is None:
+            return None
+        old_document = old or Document(True)
+        new_document = new or Document(True)
+        changed = not _same_root(old_document, new_document)
+        if not changed:
+            return SchemaDiff(role, "compatible", False, False)
+        # Input: the old schema's calls against the new; output: the new schema's results against the
+        # old, which callers read them by.
+        forward = (old_document, new_document) if role == "input" else (new_document, old_document)
+        breaking = Comparison(*forward, rules=RULES, closed_accepting=self.declared)
+        verified, blocked = breaking.findings(breaking.run())
+        backward = Comparison(
+            forward[1],
+            forward[0],
+            rules=RULES,
+            closed_accepting=self.declared,
+            closed_refusing=self.declared and role == "input",
+        )
+        widening, _ = backward.findings(backward.run())
+        findings = [self._finding("breaking", item, role, forward=True) for item in verified]
+        searched = 0
+        if self.search and not verified:
+            searched, found = _searched(forward[0], breaking.verify, self.search, self.seed)
+            if found is not None:
+                findings.append(self._finding("breaking", found, role, forward=True))
+        findings += [self._finding("widening", item, role, forward=False) for item in widening]
+        findings += [self._unknown(block, role) for block in blocked]
+        if any(finding.kind == "breaking" for finding in findings):
+            verdict = "breaking"
+        elif blocked:
+            verdict = "unknown"
+        else:
+            verdict = "compatible"
+        return SchemaDiff(role, verdict, bool(widening), True, tuple(findings), searched)
+
+    def _finding(self, kind: str, item: Verified, role: str, *, forward: bool) -> Finding:
+        candidate = item.candidate
+        # Which document each pointer is in: the accepting side is the old one for a breaking input
+        # and for a widening output.
+        accepting_is_old = (role == "input") == forward
+        old_path, new_path = (
+            (candidate.accepting_path, candidate.refusing_path)
+            if accepting_is_old
+            else (candidate.refusing_path, candidate.accepting_path)
+        )
+        names = (
+            ("the old schema", "the new schema") if accepting_is_old else ("the new schema", "the old schema")
+        )
+        message = candidate.note.replace("{A}", names[0]).replace("{R}", names[1])
+        return Finding(
+            kind,
+            candidate.rule,
+            message[:1].upper() + message[1:],
+            old_path,
+            new_path,
+            to_pointer(candidate.where),
+            True,
+            json_copy(candidate.value),
+            item.errors,
+        )
+
+    def _unknown(self, block: Blocked, role: str) -> Finding:
+        old_path, new_path = (
+            (block.accepting_path, block.refusing_path)
+            if role == "input"
+            else (block.refusing_path, block.accepting_path)
+        )
+        names = (
+            ("the old schema", "the new schema") if role == "input" else ("the new schema", "the old schema")
+        )
+        reason = block.reason.replace("{A}", names[0]).replace("{R}", names[1])
+        pointer = block.refusing_path if block.refusing_path is not None else block.accepting_path
+        message = f"{block.keyword} at {pointer!r} stopped the proof: {reason}"
+        return Finding(
+            "unknown",
+            block.keyword,
+            message,
+            old_path,
+            new_path,
+            to_pointer(block.where),
+            keyword=block.keyword,
+            pointer=pointer,
+        )
+
+    def tool(
+        self, name: str, old: _Tool | None, new: _Tool | None, *, renamed_from: str | None = None
+    ) -> ToolDiff:
+        if new is None:
+            assert old is not None
+            return ToolDiff(name, "removed", "breaking")
+        if old is None:
+            return ToolDiff(name, "added", "compatible")
+        input_diff = self.schema("input", old.input, new.input)
+        output_diff = self.schema("output", old.output, new.output)
+        text = _text_changes(old.entry, new.entry)
+        verdict = _worst(section.verdict for section in (input_diff, output_diff) if section is not None)
+        if renamed_from is not None:
+            return ToolDiff(name, "renamed", "breaking", renamed_from, input_diff, output_diff, text)
+        same = _same_entry(old, new)
+        return ToolDiff(
+            name, "unchanged" if same else "changed", verdict, None, input_diff, output_diff, text
+        )
+
+
+def _searched(
+    accepting: Document, verify: Callable[[Any], tuple[ValidationError, ...] | None], count: int, seed: int
+) -> tuple[int, Verified | None]:
+    drawn, found = search(accepting.root, verify, count, seed)
+    if found is None:
+        return drawn, None
+    value, errors = found
+    first = errors[0] if errors else None
+    note = "A seeded search found a value {A} accepts and {R} refuses"
+    candidate = Candidate(
+        "search",
+        None,
+        first.schema_path if first is not None else None,
+        tuple(_tokens(first.path)) if first is not None else (),
+        value,
+        note,
+    )
+    return drawn, Verified(candidate, errors)
+
+
+def _tokens(pointer: str) -> list[str | int]:
+    return [int(token) if token.isdigit() else token for token in split(pointer)]
+
+
+def _same_entry(old: _Tool, new: _Tool) -> bool:
+    """Whether two entries are equal as JSON (their schemas compared by the keys their documents keep)."""
+    schemas = ("inputSchema", "outputSchema")
+    rest = [{key: value for key, value in tool.entry.items() if key not in schemas} for tool in (old, new)]
+    if json_key(rest[0]) != json_key(rest[1]) or not _same_root(old.input, new.input):
+        return False
+    if old.output is None or new.output is None:
+        return old.output is new.output
+    return _same_root(old.output, new.output)
+
+
+def _same_root(old: Document, new: Document) -> bool:
+    return bool(old.key(old.root) == new.key(new.root))
+
+
+def _renames(removed: dict[str, _Tool], added: dict[str, _Tool]) -> dict[str, str]:
+    """New name to old name, for each removed tool whose input schema an added tool has (in order)."""
+    by_schema: dict[Any, list[str]] = {}
+    for name, tool in removed.items():
+        by_schema.setdefault(tool.input.key(tool.input.root), []).append(name)
+    pairs: dict[str, str] = {}
+    for name, tool in added.items():
+        waiting = by_schema.get(tool.input.key(tool.input.root))
+        if waiting:
+            pairs[name] = waiting.pop(0)
+    return pairs
+
+
+def diff(old: Any, new: Any, *, callers: str = "declared", search: int = 0, seed: int = 0) -> CatalogDiff:
+    """Compare two versions of a tool catalog: which calls that worked with ``old`` will ``new`` refuse?
+
+    ``old`` and ``new`` are catalogs in any form ``toolreg check`` reads (an MCP ``tools/list``
+    result or its tools, a provider's tool array, the path of a JSON or JSONL file) or
+    :class:`~toolreg.ToolRegistry` objects. Every schema of both is checked first: one toolreg
+    refuses raises :class:`~toolreg.SchemaError` naming the side, the tool and the pointer.
+
+    ``callers`` is the reading of what callers send: ``"declared"`` (only the names the old schema
+    declares in ``properties``, so an optional property added to an open object is compatible) or
+    ``"any"`` (any JSON the old schema accepts). ``search`` draws that many instances of each old
+    schema the rules did not find breaking (hypothesis-jsonschema, seeded by ``seed``) and checks
+    them against the new: a witness found so is verified like the rules' own, with rule ``search``.
+    """
+    if callers not in READINGS:
+        raise DiffError(f"callers is one of {', '.join(map(repr, READINGS))}, not {callers!r}")
+    for option, value in (("search", search), ("seed", seed)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SEARCH * 10**4:
+            raise DiffError(f"{option} is a whole number from 0, not {value!r}")
+    if search > MAX_SEARCH:
+        raise DiffError(f"search is at most {MAX_SEARCH:,} instances a schema, not {search:,}")
+    before, after = _side(old, "old"), _side(new, "new")
+    differ = _Differ(callers, search, seed)
+    removed = {name: tool for name, tool in before.items() if name not in after}
+    added = {name: tool for name, tool in after.items() if name not in before}
+    renamed = _renames(removed, added)
+    tools = [differ.tool(name, tool, None) for name, tool in removed.items() if name not in renamed.values()]
+    for name, tool in after.items():
+        if name in renamed:
+            tools.append(differ.tool(name, before[renamed[name]], tool, renamed_from=renamed[name]))
+        else:
+            tools.append(differ.tool(name, before.get(name), tool))
+    return CatalogDiff(callers, tuple(tools), search, seed)
