@@ -11,8 +11,10 @@ must remember between lines (MCP's pending requests) is bounded.
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import json
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ from typing import IO, Any, Final, Literal, TypeAlias
 
 from .._feedback import printable
 from .._jsonschema.errors import ToolregError
+from .._jsonschema.values import json_type
 from .._providers import PROVIDERS
 from .._providers.base import ToolCall, object_arguments, read_arguments
 from .catalogs import catalog_entries
@@ -57,6 +60,8 @@ MAX_LINE_BYTES: Final = 64 * 1024 * 1024
 # MCP requests awaiting their result, per log: the oldest are forgotten past this.
 MAX_PENDING_REQUESTS: Final = 10_000
 _CHUNK = 1 << 16
+# Marks the end of an array document's values: its line is the document's last.
+_END: Final = object()
 
 
 @dataclass(frozen=True)
@@ -190,6 +195,21 @@ def _parsed(text: str) -> tuple[Any, str | None]:
         return None, "not JSON Python can read: an integer with too many digits"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _line_value(text: str) -> tuple[Any, str | None]:
+    """One line's JSON value, or None and why it is none; a lone surrogate (``\\ud800`` escaped, which
+    Python reads) makes no Unicode text, and would break every report that shows it."""
+    value, reason = _parsed(text)
+    if reason is None and ("\\ud" in text or "\\uD" in text or _SURROGATE.search(text)):
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as error:
+            return None, f"not Unicode text: a lone surrogate U+{ord(error.object[error.start]):04X}"
+    return value, reason
+
+
 @dataclass
 class _Source:
     """What reading one source remembers from line to line (all of it bounded)."""
@@ -197,6 +217,9 @@ class _Source:
     name: str
     turn: int = 0
     session: int = 0
+    # The turn of the MCP tools/call requests sent since the last result: a client sends a model's
+    # parallel calls before any of their results.
+    calling: int = 0
     pending: OrderedDict[Any, tuple[str, str | None, bool]] = field(default_factory=OrderedDict)
     values: int = 0
 
@@ -229,6 +252,10 @@ def read_log(paths_or_lines: LogSource, *, form: str | None = None) -> Iterator[
     """
     if form is not None and form not in FORMS:
         raise ValueError(f"no log form {form!r}; the forms are {', '.join(FORMS)}")
+    return _events(paths_or_lines, form)
+
+
+def _events(paths_or_lines: LogSource, form: str | None) -> Iterator[Event]:
     if isinstance(paths_or_lines, (str, os.PathLike)):
         yield from _read_path(os.fspath(paths_or_lines), form)
         return
@@ -251,7 +278,7 @@ def read_log(paths_or_lines: LogSource, *, form: str | None = None) -> Iterator[
                 yield Unreadable(lines.name, number, "json", f"not UTF-8 text (byte {error.start})")
                 continue
         if isinstance(item, str):
-            value, reason = _parsed(item)
+            value, reason = _line_value(item)
             if reason is not None:
                 if item.strip():
                     yield Unreadable(lines.name, number, "json", reason)
@@ -294,7 +321,7 @@ def _read_file(file: IO[bytes] | IO[str], source: _Source, form: str | None) -> 
                 except UnicodeDecodeError as error:
                     yield Unreadable(source.name, number, "json", f"not UTF-8 text (byte {error.start})")
                     continue
-            value, reason = _parsed(text)
+            value, reason = _line_value(text)
             if reason is None:
                 source.values += 1
                 yield from _read_value(value, _At(source, number, source.name, form))
@@ -306,27 +333,18 @@ def _read_file(file: IO[bytes] | IO[str], source: _Source, form: str | None) -> 
                 # One JSON array over many lines: its values are read one at a time.
                 for line, found, why in _array_document(file, stripped, number):
                     number = line
+                    if found is _END:
+                        break
                     if why is not None:
                         yield Unreadable(source.name, line, "json", why)
                     else:
                         source.values += 1
                         yield from _read_value(found, _At(source, line, source.name, form))
-                number += _count_lines(file)
                 break
             yield Unreadable(source.name, number, "json", reason)
     except OSError as error:
         yield Unreadable(source.name, 0, "file", f"cannot read {source.name}: {error.strerror or error}")
     yield SourceRead(source.name, number, source.values)
-
-
-def _count_lines(file: IO[bytes] | IO[str]) -> int:
-    """The lines left in ``file`` (after an array document stops being readable), without keeping them."""
-    count = 0
-    while True:
-        chunk = file.read(_CHUNK)
-        if not chunk:
-            return count
-        count += chunk.count(b"\n" if isinstance(chunk, bytes) else "\n")  # type: ignore[arg-type]
 
 
 def _skip_rest_of_line(file: IO[bytes] | IO[str]) -> None:
@@ -343,17 +361,19 @@ def _array_document(
     on, or a reason where the document stops being readable (nothing after that is read)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     buffer, position, line, ended = start, start.index("[") + 1, first_line, False
+    last = start[-1:]  # the last character read, to count a last line that has no line break
 
     def more() -> bool:
         """Read on, dropping what is read already; False at the end of the file."""
-        nonlocal buffer, position, line, ended
+        nonlocal buffer, position, line, ended, last
         if ended:
             return False
         line += buffer.count("\n", 0, position)
         buffer, position = buffer[position:], 0
         chunk = file.read(max(_CHUNK, len(buffer)))
         ended = not chunk
-        buffer += decoder.decode(chunk, final=ended) if isinstance(chunk, bytes) else chunk
+        text = decoder.decode(chunk, final=ended) if isinstance(chunk, bytes) else chunk
+        buffer, last = buffer + text, text[-1:] or last
         return True
 
     def next_character() -> str:
@@ -367,9 +387,10 @@ def _array_document(
             if not more():
                 return ""
 
-    # What may come next: a value or "]" after "[", a value after ",", "," or "]" after a value.
-    state = "first"
-    try:
+    def values() -> Iterator[tuple[int, Any, str | None]]:
+        nonlocal position
+        # What may come next: a value or "]" after "[", a value after ",", "," or "]" after a value.
+        state = "first"
         while True:
             character = next_character()
             here = line + buffer.count("\n", 0, position)
@@ -404,8 +425,20 @@ def _array_document(
                 return
             position, state = end, "comma"
             yield here, value, None
+
+    try:
+        yield from values()
     except UnicodeDecodeError as error:
         yield line, None, f"not UTF-8 text (byte {error.start} of a read)"
+        return
+    # The lines of the whole file, those after where the reading stopped too.
+    newlines = line + buffer.count("\n")
+    while not ended:
+        chunk = file.read(_CHUNK)
+        ended = not chunk
+        text = chunk.decode("utf-8", "replace") if isinstance(chunk, bytes) else chunk
+        newlines, last = newlines + text.count("\n"), text[-1:] or last
+    yield newlines - (last == "\n"), _END, None
 
 
 def _reason(error: BaseException) -> str:
@@ -448,7 +481,9 @@ def _unknown_form(value: Any, at: _At) -> Unreadable:
         keys = ", ".join(printable(str(key))[:40] for key in list(value)[:6])
         what = f"an object with keys {keys}" if keys else "an empty object"
     else:
-        what = f"a {type(value).__name__}" if value is not None else "null"
+        what = {"array": "an array", "null": "null", "integer": "an integer"}.get(
+            json_type(value) or "", f"a {json_type(value) or type(value).__name__}"
+        )
     wanted = f"no {at.forced} value" if at.forced else "no log form toolreg reads"
     return Unreadable(at.source.name, at.line, "form", f"{wanted}: {what}")
 
@@ -496,7 +531,7 @@ def _logged(
         # Python reads NaN and Infinity; JSON has no such numbers.
         arguments, kind = None, "not_json"
         problem = "The arguments are not valid JSON: NaN and Infinity are no JSON numbers."
-    return LoggedCall(
+    return _new_call(
         found.sent_name,
         arguments,
         at.line,
@@ -509,6 +544,17 @@ def _logged(
         kind,
         problem,
     )
+
+
+_CALL_FIELDS = tuple(item.name for item in dataclasses.fields(LoggedCall))
+
+
+def _new_call(*values: Any) -> LoggedCall:
+    """A LoggedCall made without its frozen ``__init__``, which sets each field through
+    ``object.__setattr__`` and took a quarter of the time a line's reading takes."""
+    call = object.__new__(LoggedCall)
+    call.__dict__.update(zip(_CALL_FIELDS, values, strict=True))
+    return call
 
 
 def _holds_constant(text: str) -> bool:
@@ -896,7 +942,8 @@ def _read_jsonrpc(value: dict[str, Any], at: _At) -> Iterator[Event]:
             if not isinstance(params, dict):
                 yield _shape_problem(at, "a tools/call request without params")
                 return
-            found = _call("mcp", params, params.get("arguments"), source.next_turn(), at, pending_key)
+            source.calling = source.calling or source.next_turn()
+            found = _call("mcp", params, params.get("arguments"), source.calling, at, pending_key)
             if isinstance(found, LoggedCall):
                 _remember(source, pending_key, (method, found.tool, False))
             yield found
@@ -907,6 +954,7 @@ def _read_jsonrpc(value: dict[str, Any], at: _At) -> Iterator[Event]:
     if pending_key is None or pending_key not in source.pending:
         return  # the answer to a request the log does not hold, or to another method
     asked, sent, paged = source.pending.pop(pending_key)
+    source.calling = 0
     result = value.get("result")
     if asked == "tools/list":
         if "error" in value:
