@@ -19,6 +19,8 @@ from ._jsonschema.errors import LimitsError, Ok, OutputFormatError, SchemaError,
 from ._jsonschema.limits import Limits
 from ._jsonschema.schema import check_schema
 from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
+from ._lifecycle.catalogs import CatalogError
+from ._lifecycle.diff import CatalogDiff, DiffError, Finding, SchemaDiff, TextChange, ToolDiff, diff
 from ._providers.mcp import ImportReport, import_mcp
 from ._registry import ToolRecord
 from ._toolregistry import ToolRegistry
@@ -41,6 +43,12 @@ __all__ = [
     "import_mcp",
     "ImportReport",
     "normalize_bfcl",
+    "diff",
+    "CatalogDiff",
+    "ToolDiff",
+    "SchemaDiff",
+    "Finding",
+    "TextChange",
     "ToolregError",
     "SchemaError",
     "DuplicateToolError",
@@ -55,4 +63,6 @@ __all__ = [
     "ToolError",
     "TransientError",
     "InvalidCallError",
+    "CatalogError",
+    "DiffError",
 ]

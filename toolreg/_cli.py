@@ -1,8 +1,10 @@
 """The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file,
-``toolreg serve`` for a module's registry over MCP, and ``toolreg replay`` on logs of tool calls.
+``toolreg serve`` for a module's registry over MCP, ``toolreg replay`` on logs of tool calls, and
+``toolreg diff`` on two versions of a catalog.
 
-Exit codes: 0 valid (or every tool accepted), 1 invalid (or some tool refused), 2 bad input (the
-command line, a file, its JSON), 3 an internal error. Nothing read from a file reaches the terminal
+Exit codes: 0 valid (or every tool accepted, or nothing for ``diff`` to fail on), 1 invalid (or some
+tool refused, or a change ``diff --fail-on`` fails on), 2 bad input (the command line, a file, its
+JSON), 3 an internal error. Nothing read from a file reaches the terminal
 unescaped, and no input gets a traceback.
 """
 
@@ -18,6 +20,7 @@ from typing import Any
 
 from ._feedback import format_errors, printable
 from ._jsonschema.errors import ToolregError
+from ._lifecycle import diff_command
 from ._lifecycle import replay as replay_command
 from ._lifecycle.catalogs import CatalogError, parse_json, read_catalog_file, read_text
 from ._providers import PROVIDERS
@@ -163,6 +166,13 @@ def _replay(options: argparse.Namespace) -> _Outcome:
         raise _Refused(str(error)) from None
 
 
+def _diff(options: argparse.Namespace) -> _Outcome:
+    try:
+        return diff_command.run_command(options)
+    except ToolregError as error:  # a catalog or schema refused, a search without its packages
+        raise _Refused(str(error)) from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolreg",
@@ -203,6 +213,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     replay_command.add_arguments(replay)
     replay.set_defaults(run=_replay)
+    compare = commands.add_parser(
+        "diff", help="compare two catalogs: breaking changes with verified witnesses (exit 1 per --fail-on)"
+    )
+    diff_command.add_arguments(compare)
+    compare.set_defaults(run=_diff)
     return parser
 
 

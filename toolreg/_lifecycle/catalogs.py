@@ -88,8 +88,8 @@ def catalog_entries(loaded: Any) -> list[dict[str, Any]]:
     """Every tool of a catalog in any form, as an MCP ``tools/list`` entry.
 
     Each entry has ``name``, ``description`` (``""`` when none is given), ``title`` (or ``None``),
-    ``annotations`` (``{}`` when none), ``inputSchema`` (``{"type": "object"}``, no arguments, when
-    the form leaves it out) and ``outputSchema`` (or ``None``); an MCP tool's other fields
+    ``annotations`` (``{}`` when none), ``inputSchema`` (``{"type": "object"}``, any object, when the
+    form leaves it out or writes ``null``) and ``outputSchema`` (or ``None``); an MCP tool's other fields
     (``_meta``, ``icons``...) are kept. Values are taken as the catalog gives them, unchecked, so that
     a reader can refuse one tool and go on. Raises :class:`CatalogError` when ``loaded`` is no catalog.
     """
@@ -131,7 +131,10 @@ def _entry(tool: dict[str, Any]) -> dict[str, Any]:
     entry.setdefault("description", "")
     entry.setdefault("title", None)
     entry.setdefault("annotations", {})
-    entry["inputSchema"] = next((tool[key] for key in _INPUT_KEYS if key in tool), {"type": "object"})
-    entry["outputSchema"] = next((tool[key] for key in _OUTPUT_KEYS if key in tool), None)
+    # A schema written as null is no schema, as a server whose code left it unset writes it.
+    entry["inputSchema"] = next(
+        (tool[key] for key in _INPUT_KEYS if tool.get(key) is not None), {"type": "object"}
+    )
+    entry["outputSchema"] = next((tool[key] for key in _OUTPUT_KEYS if tool.get(key) is not None), None)
     ordered = {key: entry.pop(key) for key in _ENTRY_FIELDS if key in entry}
     return {**ordered, **entry}

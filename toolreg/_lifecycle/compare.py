@@ -26,6 +26,7 @@ from .engine import (
     Outcome,
     Rule,
     RuleCheck,
+    held_pointer,
     pointer_of,
     self_contained,
     shown,
@@ -39,6 +40,12 @@ __all__ = ["RULES"]
 # -- the rules for every type --------------------------------------------------------------------------
 
 
+_KINDS = {
+    "object": "an object", "array": "an array", "string": "a string", "integer": "an integer",
+    "fraction": "a number that is no integer", "boolean": "a boolean", "null": "null",
+}  # fmt: skip
+
+
 def _type(comparison: Comparison, a: View, part: Part) -> Outcome:
     value = part.schema["type"]
     names = value if isinstance(value, list) else [value]
@@ -46,8 +53,7 @@ def _type(comparison: Comparison, a: View, part: Part) -> Outcome:
     outcome = Outcome()
     for atom in a.type_order():
         if atom not in allowed:
-            kind = "a number that is no integer" if atom == "fraction" else atom
-            note = f"{{R}} takes type {shown(value)}, which refuses {kind}, as {{A}} allows"
+            note = f"{{R}} takes type {shown(value)}: it refuses {_KINDS[atom]}, which {{A}} allows"
             outcome.add(
                 comparison.propose(
                     a,
@@ -193,7 +199,9 @@ def _number_bound(direction: int) -> RuleCheck:
             if numbers:
                 value = number_value(numbers[0])
                 outcome.candidates.append(
-                    Candidate(inclusive, pointer_of(a), part.at(keyword), (), value, note)
+                    Candidate(
+                        inclusive, held_pointer(a, inclusive, exclusive), part.at(keyword), (), value, note
+                    )
                 )
             elif not outcome.candidates:
                 reason = "no number of the old schema beyond the new bound was found"
@@ -224,7 +232,12 @@ def _multiple_of(comparison: Comparison, a: View, part: Part) -> Outcome:
         if numbers:
             outcome.candidates.append(
                 Candidate(
-                    "multipleOf", pointer_of(a), part.at("multipleOf"), (), number_value(numbers[0]), note
+                    "multipleOf",
+                    held_pointer(a, "multipleOf"),
+                    part.at("multipleOf"),
+                    (),
+                    number_value(numbers[0]),
+                    note,
                 )
             )
         else:
@@ -419,6 +432,12 @@ def _unevaluated(comparison: Comparison, a: View, part: Part) -> Outcome:
 
 
 _NUMBERS = frozenset({"integer", "fraction"})
+# What decides which names and items ``unevaluated*`` meets: held equal, the keyword means the same.
+_EVALUATING = (
+    "unevaluatedProperties", "unevaluatedItems", "properties", "patternProperties", "additionalProperties",
+    "prefixItems", "items", "additionalItems", "contains", "allOf", "anyOf", "oneOf", "not", "if", "then",
+    "else", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "$recursiveRef",
+)  # fmt: skip
 RULES: tuple[Rule, ...] = (
     Rule("type", ("type",), ("type",), None, _type),
     Rule("enum", ("enum", "const"), ("enum", "const"), None, _listed_values),
@@ -449,11 +468,5 @@ RULES: tuple[Rule, ...] = (
     Rule("anyOf", ("anyOf", "oneOf"), ("anyOf", "oneOf"), None, _branches),
     Rule("not", ("not",), ("not",), None, _not),
     Rule("if", ("if",), ("if", "then", "else"), None, _conditional),
-    Rule(
-        "unevaluated",
-        ("unevaluatedProperties", "unevaluatedItems"),
-        ("unevaluatedProperties", "unevaluatedItems"),
-        None,
-        _unevaluated,
-    ),
+    Rule("unevaluated", ("unevaluatedProperties", "unevaluatedItems"), _EVALUATING, None, _unevaluated),
 )

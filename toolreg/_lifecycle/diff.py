@@ -68,8 +68,10 @@ class Finding:
 
     ``rule`` names the keyword family that moved; ``old_schema_path`` and ``new_schema_path`` point
     at it in each schema (None where that schema has nothing there), ``instance_path`` into the
-    witness. ``errors`` are the refusing schema's errors on the witness: the new schema's for a
-    breaking input, the old (callers') schema's for a breaking output and for a widening.
+    witness. ``refused_by`` (``new`` or ``old``) names the schema that refuses the witness, and
+    ``errors`` are its errors on it: the new schema's for a breaking input, the old (callers') schema's
+    for a breaking output and for a widening input (none where only the declared reading refuses it:
+    a name the old schema does not declare).
     """
 
     kind: str
@@ -83,6 +85,7 @@ class Finding:
     errors: tuple[ValidationError, ...] = ()
     keyword: str | None = None
     pointer: str | None = None
+    refused_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -95,6 +98,7 @@ class Finding:
         }
         if self.has_witness:
             found["witness"] = json_copy(self.witness)
+            found["refused_by"] = self.refused_by
             found["errors"] = [error.to_dict() for error in self.errors]
         if self.kind == "unknown":
             found["keyword"] = self.keyword
@@ -364,6 +368,7 @@ class _Differ:
             True,
             json_copy(candidate.value),
             item.errors,
+            refused_by="new" if accepting_is_old else "old",
         )
 
     def _unknown(self, block: Blocked, role: str) -> Finding:

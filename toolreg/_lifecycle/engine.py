@@ -38,6 +38,7 @@ __all__ = [
     "self_contained",
     "pointer_of",
     "property_pointer",
+    "held_pointer",
     "shown",
     "MAX_LISTED",
     "MAX_BRANCHES",
@@ -289,7 +290,7 @@ class Comparison:
         """A candidate value of ``a`` for this place from ``build`` (else ``a``'s minimal value),
         whose finding stands at ``where`` below it; where none can be built, a blocked proof (or
         nothing, when no value exists)."""
-        accepting_path = accepting_path or pointer_of(a)
+        accepting_path = accepting_path or held_pointer(a, rule)
         try:
             value = build() if build is not None else self.builder.minimal(a)
         except NoValue as error:
@@ -381,7 +382,7 @@ def _same(a: View, b: View) -> bool:
 def _family_held(a: View, part: Part, family: tuple[str, ...], document: Document) -> bool:
     """Whether a schema object of ``a`` holds the same values for every keyword of the family."""
     wanted = {keyword: part.schema[keyword] for keyword in family if keyword in part.schema}
-    if not all(document.contained(value) for value in wanted.values()):
+    if not document.contained(wanted):  # a reference may lead elsewhere in each document
         return False
     for other in a.parts:
         if not isinstance(other.schema, dict) or other.schema.keys() & family != wanted.keys():
@@ -441,6 +442,16 @@ def _newly_declared(comparison: Comparison, a: View, b: View) -> Outcome:
             )
         )
     return outcome
+
+
+def held_pointer(a: View, *keywords: str) -> str | None:
+    """The pointer of the first of ``keywords`` a schema object of ``a`` holds, else of ``a`` itself:
+    where the old bound was."""
+    for keyword in keywords:
+        for _, part in a.values_of(keyword):
+            if part.pointer is not None:
+                return part.at(keyword)
+    return pointer_of(a)
 
 
 def property_pointer(a: View, name: str) -> str | None:

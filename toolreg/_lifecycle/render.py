@@ -28,12 +28,12 @@ def _json(value: Any, limit: int = _SHOWN) -> str:
 
 
 def _refusal(finding: Finding) -> str:
-    """The first error on the witness, in a line."""
+    """Which schema refuses the witness, and its first error, in a line."""
     if not finding.errors:
-        return "refused only under the declared reading: a name the old schema does not declare"
+        return "the declared reading: the old schema does not declare a name it holds"
     first = finding.errors[0]
     more = f" (and {len(finding.errors) - 1} more)" if len(finding.errors) > 1 else ""
-    return printable(f"at {first.path or '/'}: {first.message}{more}")
+    return printable(f"the {finding.refused_by} schema, at {first.path or '/'}: {first.message}{more}")
 
 
 def _where(finding: Finding) -> str:
@@ -82,7 +82,7 @@ def _text(report: CatalogDiff) -> str:
                 lines.append(f"    {finding.kind} {_where(finding)}: {printable(finding.message)}")
                 if finding.has_witness:
                     lines.append(f"      witness: {_json(finding.witness)}")
-                    lines.append(f"      refused: {_refusal(finding)}")
+                    lines.append(f"      refused by {_refusal(finding)}")
         for change in tool.text:
             lines.append(
                 f"  {change.field} changed: sha256 {_short(change.old_sha256)} -> {_short(change.new_sha256)}"
@@ -133,7 +133,7 @@ def _markdown(report: CatalogDiff) -> str:
                 lines.append(f"- **{finding.kind}** ({section.role}) `{where}`: {message}")
                 if finding.has_witness:
                     lines.append(f"  - witness: `{_cell(_json(finding.witness))}`")
-                    lines.append(f"  - refused: {_cell(_refusal(finding))}")
+                    lines.append(f"  - refused by {_cell(_refusal(finding))}")
         for change in tool.text:
             digests = f"`{_short(change.old_sha256)}` → `{_short(change.new_sha256)}`"
             lines.append(f"- {change.field} changed (sha256 {digests})")
@@ -175,7 +175,7 @@ def _github(report: CatalogDiff) -> str:
             for finding in section.findings:
                 message = f"{section.role} {finding.kind}: {_where(finding)}: {finding.message}"
                 if finding.has_witness:
-                    message += f" Witness: {_json(finding.witness)}. Refused {_refusal(finding)}"
+                    message += f" Witness: {_json(finding.witness)}; refused by {_refusal(finding)}"
                 lines.append(_annotation(_LEVELS[finding.kind], title, message))
         for change in tool.text:
             lines.append(_annotation("notice", title, f"{change.field} changed (what a model reads)"))

@@ -144,7 +144,10 @@ class View:
     @property
     def accepts_all(self) -> bool:
         """No part holds a keyword that asserts anything (annotations alone, or ``true``)."""
-        return all(part.schema is True or not _asserting(part.schema) for part in self.parts)
+        return all(
+            part.schema is True or (isinstance(part.schema, dict) and not _asserting(part.schema))
+            for part in self.parts
+        )
 
     # -- the facts rules read --------------------------------------------------------------------
 
@@ -262,7 +265,12 @@ class View:
                     if matches(pattern, name):
                         matched = True
                         seeds.append(Part(schema, part.at("patternProperties", pattern)))
-            if not named and not matched and "additionalProperties" in part.schema:
+            if (
+                not named
+                and not matched
+                and isinstance(part.schema, dict)
+                and "additionalProperties" in part.schema
+            ):
                 seeds.append(Part(part.schema["additionalProperties"], part.at("additionalProperties")))
         return self.document.view(seeds)
 

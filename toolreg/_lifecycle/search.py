@@ -23,6 +23,10 @@ class SearchUnavailable(ToolregError, ImportError):
     """A search was asked for without the packages it runs on; the message says how to get them."""
 
 
+class _Found(Exception):
+    """Raised inside the search to end it at its first witness."""
+
+
 def _packages() -> tuple[Any, Any]:
     try:
         import hypothesis
@@ -53,10 +57,10 @@ def search(
 
     def check(instance: Any) -> None:
         drawn.append(None)
-        if not found:
-            errors = verify(instance)
-            if errors is not None:
-                found.append((instance, errors))
+        errors = verify(instance)
+        if errors is not None:
+            found.append((instance, errors))
+            raise _Found  # the search ends at its first witness
 
     runner = hypothesis.settings(
         max_examples=count,
@@ -66,11 +70,14 @@ def search(
         suppress_health_check=list(hypothesis.HealthCheck),
         derandomize=False,
         print_blob=False,
+        verbosity=hypothesis.Verbosity.quiet,
     )(hypothesis.seed(seed)(hypothesis.given(strategy)(check)))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             runner()
+    except _Found:
+        pass
     except Exception:  # hypothesis gave up drawing (every draw filtered, say): what was drawn stands
         pass
     return len(drawn), found[0] if found else None

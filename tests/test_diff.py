@@ -1,0 +1,652 @@
+"""toolreg.diff and `toolreg diff`: labelled changes of every rule in both directions and each dialect,
+each breaking witness checked by a second validator (jsonschema), unknowns naming their keyword,
+renames and text changes, both readings, the report's JSON Schema, the renderers and the command line."""
+
+import hashlib
+import json
+import sys
+
+import jsonschema
+import pytest
+
+import toolreg
+from toolreg._cli import main
+from toolreg._lifecycle.catalogs import catalog_entries, read_catalog_file
+from toolreg._lifecycle.diff import REPORT_SCHEMA
+
+D7 = "http://json-schema.org/draft-07/schema#"
+D2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+def oracle(schema):
+    """jsonschema's validator of the schema's own draft (2020-12 when it names none)."""
+    return jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+
+
+def checked(report, old_tools, new_tools):
+    """The report, its to_dict() valid against REPORT_SCHEMA (by toolreg's validator), and every
+    breaking witness verified by jsonschema: the accepting schema takes it, the refusing one does not."""
+    assert toolreg.validate(REPORT_SCHEMA, report.to_dict()) == []
+    before = {tool["name"]: tool for tool in old_tools}
+    after = {tool["name"]: tool for tool in new_tools}
+    for tool in report.tools:
+        for section in (tool.input, tool.output):
+            if section is None:
+                continue
+            key = "inputSchema" if section.role == "input" else "outputSchema"
+            old = before[tool.old_name or tool.name].get(key, True)
+            new = after[tool.name].get(key, True)
+            accepting, refusing = (old, new) if section.role == "input" else (new, old)
+            for finding in section.findings:
+                if finding.kind == "breaking":
+                    assert finding.has_witness, finding
+                    assert oracle(accepting).is_valid(finding.witness), finding
+                    assert not oracle(refusing).is_valid(finding.witness), finding
+                    assert [error.to_dict() for error in finding.errors] == [
+                        error.to_dict() for error in toolreg.validate(refusing, finding.witness)
+                    ]
+            if section.verdict == "breaking":
+                assert any(finding.kind == "breaking" for finding in section.findings)
+    return report
+
+
+def compared(old, new, callers="declared", **options):
+    """The input section of one tool's schema changed from ``old`` to ``new``."""
+    old_tools, new_tools = [{"name": "t", "inputSchema": old}], [{"name": "t", "inputSchema": new}]
+    return (
+        checked(toolreg.diff(old_tools, new_tools, callers=callers, **options), old_tools, new_tools)
+        .tools[0]
+        .input
+    )
+
+
+def obj(properties, required=(), **keywords):
+    return {"type": "object", "properties": properties, "required": list(required), **keywords}
+
+
+# The keywords a rule's finding may point at.
+KEYWORDS = {"minimum": {"minimum", "exclusiveMinimum"}, "maximum": {"maximum", "exclusiveMaximum"}}
+
+
+def resolved(schema, pointer):
+    """The tokens of ``pointer``, having checked that it leads to a value of ``schema``."""
+    tokens = [] if pointer == "" else pointer[1:].split("/")
+    value = schema
+    for token in tokens:
+        value = value[int(token)] if isinstance(value, list) else value[token]
+    return tokens
+
+
+def breaking_rules(section):
+    return {finding.rule for finding in section.findings if finding.kind == "breaking"}
+
+
+# Each change labelled: (label, old, new, the rule that breaks). The same pair the other way round is a
+# widening: compatible, and it widens.
+NARROWINGS = [
+    ("type number to integer", obj({"n": {"type": "number"}}), obj({"n": {"type": "integer"}}), "type"),
+    ("type loses string", obj({"v": {"type": ["string", "null"]}}), obj({"v": {"type": "null"}}), "type"),
+    ("enum loses a value", obj({"e": {"enum": ["a", "b"]}}), obj({"e": {"enum": ["a"]}}), "enum"),
+    (
+        "enum added",
+        obj({"e": {"type": "string"}}),
+        obj({"e": {"type": "string", "enum": ["x", "y"]}}),
+        "enum",
+    ),
+    ("const", obj({"c": {"enum": [1, 2]}}), obj({"c": {"const": 1}}), "const"),
+    (
+        "minimum raised",
+        obj({"n": {"type": "integer", "minimum": 1}}),
+        obj({"n": {"type": "integer", "minimum": 5}}),
+        "minimum",
+    ),
+    (
+        "exclusiveMinimum",
+        obj({"n": {"type": "number", "minimum": 0}}),
+        obj({"n": {"type": "number", "exclusiveMinimum": 0}}),
+        "minimum",
+    ),
+    (
+        "maximum lowered",
+        obj({"n": {"type": "number", "maximum": 10}}),
+        obj({"n": {"type": "number", "maximum": 2.5}}),
+        "maximum",
+    ),
+    (
+        "exclusiveMaximum",
+        obj({"n": {"type": "integer"}}),
+        obj({"n": {"type": "integer", "exclusiveMaximum": 100}}),
+        "maximum",
+    ),
+    (
+        "multipleOf",
+        obj({"n": {"type": "integer", "multipleOf": 2}}),
+        obj({"n": {"type": "integer", "multipleOf": 4}}),
+        "multipleOf",
+    ),
+    (
+        "minLength",
+        obj({"s": {"type": "string"}}),
+        obj({"s": {"type": "string", "minLength": 2}}),
+        "minLength",
+    ),
+    (
+        "maxLength",
+        obj({"s": {"type": "string", "maxLength": 10}}),
+        obj({"s": {"type": "string", "maxLength": 3}}),
+        "maxLength",
+    ),
+    (
+        "required",
+        obj({"a": {"type": "string"}, "b": {"type": "string"}}, ["a"]),
+        obj({"a": {"type": "string"}, "b": {"type": "string"}}, ["a", "b"]),
+        "required",
+    ),
+    ("minProperties", obj({"a": {}, "b": {}}), obj({"a": {}, "b": {}}, minProperties=1), "minProperties"),
+    ("maxProperties", obj({"a": {}, "b": {}}), obj({"a": {}, "b": {}}, maxProperties=1), "maxProperties"),
+    (
+        "dependentRequired",
+        obj({"a": {}, "b": {}}),
+        obj({"a": {}, "b": {}}, dependentRequired={"a": ["b"]}),
+        "dependentRequired",
+    ),
+    (
+        "items",
+        obj({"l": {"type": "array", "items": {"type": "string"}}}),
+        obj({"l": {"type": "array", "items": {"type": "string", "maxLength": 1}}}),
+        "maxLength",
+    ),
+    (
+        "prefixItems",
+        obj({"l": {"type": "array", "prefixItems": [{"type": "integer"}]}}),
+        obj({"l": {"type": "array", "prefixItems": [{"type": "integer", "minimum": 3}]}}),
+        "minimum",
+    ),
+    ("minItems", obj({"l": {"type": "array"}}), obj({"l": {"type": "array", "minItems": 1}}), "minItems"),
+    (
+        "maxItems",
+        obj({"l": {"type": "array", "maxItems": 5}}),
+        obj({"l": {"type": "array", "maxItems": 2}}),
+        "maxItems",
+    ),
+    (
+        "uniqueItems",
+        obj({"l": {"type": "array", "items": {"type": "integer"}}}),
+        obj({"l": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True}}),
+        "uniqueItems",
+    ),
+    (
+        "anyOf branch narrowed",
+        obj({"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}),
+        obj({"v": {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}]}}),
+        "minimum",
+    ),
+    (
+        "oneOf branch removed",
+        obj({"v": {"oneOf": [{"type": "string"}, {"type": "boolean"}]}}),
+        obj({"v": {"oneOf": [{"type": "string"}]}}),
+        "type",
+    ),
+    (
+        "nested object",
+        obj({"o": obj({"deep": {"enum": ["x", "y"]}}, ["deep"])}),
+        obj({"o": obj({"deep": {"enum": ["y"]}}, ["deep"])}),
+        "enum",
+    ),
+    (
+        "$ref target",
+        {**obj({"a": {"$ref": "#/$defs/A"}}), "$defs": {"A": {"type": "integer", "maximum": 9}}},
+        {**obj({"a": {"$ref": "#/$defs/A"}}), "$defs": {"A": {"type": "integer", "maximum": 3}}},
+        "maximum",
+    ),
+    (
+        "draft-07 items array",
+        {
+            "$schema": D7,
+            **obj(
+                {
+                    "l": {
+                        "type": "array",
+                        "items": [{"type": "string"}],
+                        "additionalItems": {"type": "integer"},
+                    }
+                }
+            ),
+        },
+        {
+            "$schema": D7,
+            **obj({"l": {"type": "array", "items": [{"type": "string"}], "additionalItems": False}}),
+        },
+        "additionalItems",
+    ),
+    (
+        "draft-07 definitions",
+        {"$schema": D7, **obj({"a": {"$ref": "#/definitions/A"}}), "definitions": {"A": {"type": "string"}}},
+        {
+            "$schema": D7,
+            **obj({"a": {"$ref": "#/definitions/A"}}),
+            "definitions": {"A": {"type": "string", "minLength": 4}},
+        },
+        "minLength",
+    ),
+    (
+        "2019-09 dependentRequired",
+        {"$schema": D2019, **obj({"a": {}, "b": {}})},
+        {"$schema": D2019, **obj({"a": {}, "b": {}}, dependentRequired={"a": ["b"]})},
+        "dependentRequired",
+    ),
+    (
+        "2019-09 items array",
+        {"$schema": D2019, **obj({"l": {"type": "array", "items": [{"enum": [1, 2]}]}})},
+        {"$schema": D2019, **obj({"l": {"type": "array", "items": [{"enum": [1]}]}})},
+        "enum",
+    ),
+    (
+        "draft-07 dependencies",
+        {"$schema": D7, **obj({"a": {}, "b": {}})},
+        {"$schema": D7, **obj({"a": {}, "b": {}}, dependencies={"a": ["b"]})},
+        "dependencies",
+    ),
+    ("not", obj({"a": {}, "b": {}}), obj({"a": {}, "b": {}}, **{"not": {"required": ["a", "b"]}}), "not"),
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "rule"), [case[1:] for case in NARROWINGS], ids=[case[0] for case in NARROWINGS]
+)
+def test_a_narrowing_is_breaking_with_a_verified_witness_and_the_other_way_widens(old, new, rule):
+    narrowed = compared(old, new)
+    assert narrowed.verdict == "breaking" and rule in breaking_rules(narrowed)
+    moved = next(finding for finding in narrowed.findings if finding.rule == rule)
+    assert set(resolved(new, moved.new_schema_path)) & KEYWORDS.get(rule, {rule})
+    widened = compared(new, old)
+    assert widened.verdict == "compatible" and widened.widens
+    assert {finding.kind for finding in widened.findings} == {"widening"}
+
+
+# -- the two readings --------------------------------------------------------------------------------
+
+OPEN = obj({"a": {"type": "integer"}}, ["a"])
+
+
+def test_an_optional_property_added_to_an_open_object_is_compatible_when_callers_send_declared_names():
+    added = obj({"a": {"type": "integer"}, "b": {"type": "string"}}, ["a"])
+    declared = compared(OPEN, added)
+    assert declared.verdict == "compatible" and declared.widens
+    assert [(finding.kind, finding.rule, finding.instance_path) for finding in declared.findings] == [
+        ("widening", "properties", "/b")
+    ]
+    anything = compared(OPEN, added, callers="any")
+    assert anything.verdict == "breaking"
+    (finding,) = [finding for finding in anything.findings if finding.kind == "breaking"]
+    assert finding.instance_path == "/b" and finding.new_schema_path == "/properties/b/type"
+    assert set(finding.witness) == {"a", "b"} and not isinstance(finding.witness["b"], str)
+
+
+def test_closing_an_object_breaks_only_callers_that_send_undeclared_names():
+    closed = {**OPEN, "additionalProperties": False}
+    assert compared(OPEN, closed).verdict == "compatible"
+    anything = compared(OPEN, closed, callers="any")
+    (finding,) = [finding for finding in anything.findings if finding.kind == "breaking"]
+    assert finding.rule == "additionalProperties" and set(finding.witness) - {"a"}  # an extra name
+    assert [error.keyword for error in finding.errors] == ["additionalProperties"]
+
+
+def test_the_report_states_its_reading():
+    tools = [{"name": "t", "inputSchema": OPEN}]
+    assert toolreg.diff(tools, tools).to_dict()["reading"] == "declared"
+    assert toolreg.diff(tools, tools, callers="any").reading == "any"
+    with pytest.raises(toolreg.DiffError, match="callers"):
+        toolreg.diff(tools, tools, callers="some")
+
+
+# -- unknown verdicts --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "keyword"),
+    [
+        (
+            obj({"l": {"type": "array", "contains": {"type": "integer"}}}),
+            obj({"l": {"type": "array", "contains": {"type": "integer", "minimum": 0}}}),
+            "contains",
+        ),
+        (
+            obj({"a": {}, "b": {}}, unevaluatedProperties=False),
+            obj({"a": {}}, unevaluatedProperties=False),
+            "unevaluatedProperties",
+        ),
+        (obj({"s": {"type": "string"}}), obj({"s": {"type": "string", "pattern": "^(?=a)"}}), "pattern"),
+    ],
+    ids=["contains", "unevaluatedProperties", "look-ahead pattern"],
+)
+def test_an_unknown_verdict_names_the_keyword_and_pointer_that_stopped_the_proof(old, new, keyword):
+    section = compared(old, new)
+    assert section.verdict == "unknown"
+    unknown = [finding for finding in section.findings if finding.kind == "unknown"]
+    assert keyword in {finding.keyword for finding in unknown}
+    assert all(finding.pointer is not None and finding.keyword in finding.message for finding in unknown)
+    resolved(new, next(finding.pointer for finding in unknown if finding.keyword == keyword))
+
+
+def test_a_pattern_narrowed_is_breaking_with_a_shortest_string_between_the_two():
+    section = compared(
+        obj({"s": {"type": "string", "pattern": "^[a-z]+$"}}),
+        obj({"s": {"type": "string", "pattern": "^[a-c]+$"}}),
+    )
+    assert section.verdict == "breaking"
+    (finding,) = [finding for finding in section.findings if finding.kind == "breaking"]
+    assert finding.rule == "pattern" and len(finding.witness["s"]) == 1 and finding.witness["s"] > "c"
+    assert (
+        compared(
+            obj({"s": {"type": "string", "pattern": "^[a-c]+$"}}),
+            obj({"s": {"type": "string", "pattern": "^[a-z]+$"}}),
+        ).verdict
+        == "compatible"
+    )
+
+
+# -- tools: added, removed, renamed, text ------------------------------------------------------------
+
+READ = {
+    "name": "fs.read",
+    "description": "Read a file",
+    "inputSchema": obj({"path": {"type": "string"}}, ["path"]),
+}
+WRITE = {
+    "name": "fs.write",
+    "description": "Write a file",
+    "inputSchema": obj({"path": {"type": "string"}, "text": {"type": "string"}}, ["path", "text"]),
+}
+
+
+def sha256(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_tools_added_removed_renamed_and_unchanged():
+    moved = {**WRITE, "name": "files.write"}
+    listing = {"name": "fs.list", "inputSchema": obj({})}
+    old, new = [READ, WRITE], [READ, moved, listing]
+    report = checked(toolreg.diff(old, new), old, new)
+    statuses = {tool.name: (tool.status, tool.verdict, tool.old_name) for tool in report.tools}
+    assert statuses == {
+        "fs.read": ("unchanged", "compatible", None),
+        "files.write": ("renamed", "breaking", "fs.write"),
+        "fs.list": ("added", "compatible", None),
+    }
+    assert report.counts() == {"added": 1, "removed": 0, "renamed": 1, "changed": 0, "unchanged": 1}
+    gone = checked(toolreg.diff(old, [READ]), old, [READ])
+    assert [(tool.name, tool.status, tool.verdict) for tool in gone.tools] == [
+        ("fs.write", "removed", "breaking"),
+        ("fs.read", "unchanged", "compatible"),
+    ]
+
+
+def test_text_changes_are_reported_apart_with_both_digests():
+    annotations = {"readOnlyHint": True}
+    new = {**READ, "description": "Read a whole file", "title": "Read", "annotations": annotations}
+    report = checked(toolreg.diff([READ], [new]), [READ], [new])
+    (tool,) = report.tools
+    assert tool.status == "changed" and tool.verdict == "compatible" and not tool.input.changed
+    assert [change.to_dict() for change in tool.text] == [
+        {
+            "field": "description",
+            "old_sha256": sha256("Read a file"),
+            "new_sha256": sha256("Read a whole file"),
+        },
+        {"field": "title", "old_sha256": None, "new_sha256": sha256("Read")},
+        {"field": "annotations", "old_sha256": None, "new_sha256": sha256('{"readOnlyHint": true}')},
+    ]
+    assert report.fails("any") and not report.fails("unknown")
+
+
+# -- output schemas: the directions swap ----------------------------------------------------------------
+
+
+def test_an_output_schema_breaks_when_it_allows_what_callers_refused():
+    narrow = {"type": "object", "properties": {"n": {"type": "integer", "maximum": 10}}, "required": ["n"]}
+    wide = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    old, new = [{**READ, "outputSchema": narrow}], [{**READ, "outputSchema": wide}]
+    widened = checked(toolreg.diff(old, new), old, new).tools[0].output
+    assert widened.verdict == "breaking"
+    (finding,) = [finding for finding in widened.findings if finding.kind == "breaking"]
+    assert finding.old_schema_path == "/properties/n/maximum" and finding.witness["n"] > 10
+    assert [error.schema_path for error in finding.errors] == ["/properties/n/maximum"]
+    narrowed = checked(toolreg.diff(new, old), new, old).tools[0].output
+    assert narrowed.verdict == "compatible" and narrowed.widens
+    dropped = checked(toolreg.diff(old, [READ]), old, [READ]).tools[0].output
+    assert dropped.verdict == "breaking"  # any result at all, where callers read it by a schema
+
+
+# -- the report's forms ------------------------------------------------------------------------------
+
+NAMED = [{"name": "evil\x1b[2J\n::error::x", "inputSchema": obj({"n": {"type": "string"}})}]
+
+
+def mixed_report():
+    old = [READ, WRITE, {"name": "calc", "inputSchema": obj({"n": {"type": "number"}}, ["n"])}, *NAMED]
+    new = [
+        {**READ, "description": "Read it"},
+        {"name": "calc", "inputSchema": obj({"n": {"type": "integer"}}, ["n"])},
+    ]
+    new.append({"name": NAMED[0]["name"], "inputSchema": obj({"n": {"type": "string", "pattern": "^(?=a)"}})})
+    return checked(toolreg.diff(old, new), old, new)
+
+
+def test_the_text_form_shows_each_change_its_witness_and_refusal():
+    text = mixed_report().render("text")
+    assert text.startswith("toolreg diff: breaking (3 changed, 0 added, 1 removed, 0 renamed, 0 unchanged)")
+    assert "calc: changed, breaking" in text and 'witness: {"n":0.5}' in text
+    assert "refused by the new schema, at /n: " in text and "fs.write: removed, breaking" in text
+    assert "description changed: sha256 " + sha256("Read a file")[:12] in text
+    assert "\x1b" not in text and "\\u001b" in text
+
+
+def test_the_markdown_form_is_a_summary_table_then_details():
+    text = mixed_report().render("markdown")
+    lines = text.splitlines()
+    assert lines[0] == "## toolreg diff: breaking"
+    assert "| `calc` | changed | **breaking** | breaking |  |  |" in lines
+    assert "### `calc`: breaking" in lines and any(line.startswith("  - witness: `{") for line in lines)
+    assert "\x1b" not in text and "\n::" not in text
+
+
+def test_the_github_form_is_one_workflow_annotation_a_line():
+    lines = mixed_report().render("github").splitlines()
+    assert lines[-1].startswith("toolreg diff: breaking")
+    annotations = lines[:-1]
+    assert all(
+        line.startswith(("::error title=", "::warning title=", "::notice title=")) for line in annotations
+    )
+    assert any(
+        line.startswith("::error title=toolreg diff%3A calc::input breaking: type") for line in annotations
+    )
+    assert any(line.startswith("::warning title=toolreg diff%3A evil") for line in annotations)  # unknown
+    assert len(lines) == len(mixed_report().render("github").split("\n"))  # no line forged by a name
+    with pytest.raises(toolreg.DiffError, match="format"):
+        mixed_report().render("yaml")
+
+
+# -- the command line --------------------------------------------------------------------------------
+
+
+def write(path, tools):
+    path.write_text(json.dumps({"tools": tools}))
+    return str(path)
+
+
+@pytest.fixture
+def catalogs(tmp_path):
+    narrowed = {
+        **WRITE,
+        "inputSchema": {
+            **WRITE["inputSchema"],
+            "properties": {"path": {"type": "string", "minLength": 1}, "text": {"type": "string"}},
+        },
+    }
+    unknown = {**READ, "inputSchema": obj({"path": {"type": "string", "pattern": "^(?=/)"}}, ["path"])}
+    return {
+        "old": write(tmp_path / "old.json", [READ, WRITE]),
+        "same": write(tmp_path / "same.json", [READ, WRITE]),
+        "text": write(tmp_path / "text.json", [{**READ, "description": "Read"}, WRITE]),
+        "unknown": write(tmp_path / "unknown.json", [unknown, WRITE]),
+        "breaking": write(tmp_path / "breaking.json", [READ, narrowed]),
+    }
+
+
+@pytest.mark.parametrize(
+    ("new", "fail_on", "code"),
+    [
+        ("same", "any", 0),
+        ("text", "breaking", 0),
+        ("text", "unknown", 0),
+        ("text", "any", 1),
+        ("unknown", "breaking", 0),
+        ("unknown", "unknown", 1),
+        ("breaking", "breaking", 1),
+    ],
+)
+def test_the_exit_code_follows_fail_on(catalogs, capsys, new, fail_on, code):
+    assert main(["diff", catalogs["old"], catalogs[new], "--fail-on", fail_on]) == code
+    out, err = capsys.readouterr()
+    assert out.startswith("toolreg diff: ") and err == ""
+
+
+def test_the_command_line_writes_each_form(catalogs, capsys):
+    assert main(["diff", catalogs["old"], catalogs["breaking"], "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert toolreg.validate(REPORT_SCHEMA, report) == [] and report["verdict"] == "breaking"
+    (finding,) = [
+        f
+        for tool in report["tools"]
+        if tool["input"]
+        for f in tool["input"]["findings"]
+        if f["kind"] == "breaking"
+    ]
+    assert finding["witness"] == {"path": "", "text": ""} and finding["errors"][0]["keyword"] == "minLength"
+    assert main(["diff", catalogs["old"], catalogs["breaking"], "--format", "markdown"]) == 1
+    assert capsys.readouterr().out.startswith("## toolreg diff: breaking")
+    assert (
+        main(["diff", catalogs["old"], catalogs["breaking"], "--format", "github", "--callers", "any"]) == 1
+    )
+    assert capsys.readouterr().out.startswith(
+        "::error title=toolreg diff%3A fs.write::input breaking: minLength"
+    )
+
+
+def test_bad_input_exits_2_with_one_line(catalogs, tmp_path, capsys):
+    refused = write(tmp_path / "refused.json", [{"name": "t", "inputSchema": obj({"a": {"type": "text"}})}])
+    twice = write(tmp_path / "twice.json", [READ, READ])
+    for arguments, words in [
+        ([catalogs["old"], str(tmp_path / "none.json")], "cannot read"),
+        ([catalogs["old"], refused], "the new catalog's tool 't': its inputSchema is refused"),
+        ([twice, catalogs["old"]], "the old catalog names the tool 'fs.read' twice"),
+        ([catalogs["old"], catalogs["old"], "--search", "-1"], "search is a whole number"),
+    ]:
+        assert main(["diff", *arguments]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("toolreg: ") and words in err and len(err.splitlines()) == 1
+    with pytest.raises(toolreg.SchemaError) as raised:
+        toolreg.diff([READ], refused)
+    assert raised.value.schema_path == "/properties/a/type" and "'t'" in str(raised.value)
+
+
+def test_an_internal_error_exits_3(catalogs, capsys, monkeypatch):
+    def broken(*arguments, **options):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("toolreg._lifecycle.diff_command.diff", broken)
+    assert main(["diff", catalogs["old"], catalogs["old"]]) == 3
+    assert capsys.readouterr().err == "toolreg: internal error: RuntimeError: a bug\n"
+
+
+# -- catalogs in every form ----------------------------------------------------------------------------
+
+
+def test_every_provider_form_reads_as_the_same_entries(tmp_path):
+    schema = obj({"path": {"type": "string"}}, ["path"])
+    forms = {
+        "mcp": {"tools": [{"name": "read", "description": "Read", "inputSchema": schema}]},
+        "openai": [
+            {
+                "type": "function",
+                "function": {"name": "read", "description": "Read", "parameters": schema, "strict": False},
+            }
+        ],
+        "responses": [
+            {"type": "function", "name": "read", "description": "Read", "parameters": schema, "strict": False}
+        ],
+        "anthropic": [{"name": "read", "description": "Read", "input_schema": schema}],
+        "gemini": [{"functionDeclarations": [{"name": "read", "description": "Read", "parameters": schema}]}],
+        "gemini declarations": [{"name": "read", "description": "Read", "parametersJsonSchema": schema}],
+    }
+    expected = [
+        {
+            "name": "read",
+            "description": "Read",
+            "title": None,
+            "annotations": {},
+            "inputSchema": schema,
+            "outputSchema": None,
+        }
+    ]
+    for form in forms.values():
+        assert catalog_entries(form) == expected
+    lines = tmp_path / "tools.jsonl"
+    lines.write_text(json.dumps(forms["anthropic"][0]) + "\n\n")
+    assert read_catalog_file(lines) == expected
+    registry = toolreg.ToolRegistry()
+    registry.register("read", schema, lambda path, **rest: path, description="Read")
+    assert toolreg.diff(registry, forms["openai"]).tools[0].status == "changed"  # annotations differ
+    assert toolreg.diff(forms["gemini"], forms["mcp"]).counts()["unchanged"] == 1
+    with pytest.raises(toolreg.CatalogError, match="functionDeclarations"):
+        catalog_entries({"functionDeclarations": "read"})
+    with pytest.raises(toolreg.CatalogError, match="line 2"):
+        lines.write_text("{}\n{\n")
+        read_catalog_file(lines)
+
+
+# -- the seeded search -------------------------------------------------------------------------------
+
+CONTAINS = obj({"l": {"type": "array", "contains": {"type": "integer"}}}, ["l"])
+CONTAINS_NEW = obj({"l": {"type": "array", "contains": {"type": "integer", "minimum": 0}}}, ["l"])
+
+
+def test_a_seeded_search_finds_what_the_rules_miss_and_verifies_it():
+    section = compared(CONTAINS, CONTAINS_NEW, search=60, seed=2)
+    assert section.verdict == "breaking" and 0 < section.searched <= 60  # it ends at its first witness
+    (finding,) = [finding for finding in section.findings if finding.kind == "breaking"]
+    assert finding.rule == "search" and finding.new_schema_path == "/properties/l/contains"
+    again = compared(CONTAINS, CONTAINS_NEW, search=60, seed=2)
+    assert [finding.to_dict() for finding in again.findings] == [
+        finding.to_dict() for finding in section.findings
+    ]
+
+
+def test_a_search_without_its_packages_names_them(monkeypatch):
+    monkeypatch.setitem(sys.modules, "hypothesis_jsonschema", None)
+    with pytest.raises(ImportError, match=r"hypothesis-jsonschema.*pytoolreg\[search\]") as raised:
+        compared(CONTAINS, CONTAINS_NEW, search=5)
+    assert isinstance(raised.value, toolreg.ToolregError)
+
+
+# -- hostile schemas ---------------------------------------------------------------------------------
+
+
+def test_hostile_schemas_get_bounded_work_and_an_unknown_that_names_where():
+    branches = {"anyOf": [{"type": "integer", "minimum": index} for index in range(12)]}
+    product = {"allOf": [branches, branches, branches]}  # 1,728 ways to choose branches
+    section = compared(obj({"v": product}), obj({"v": {"type": "string"}}))
+    assert section.verdict in {"breaking", "unknown"}
+    assert any(finding.keyword == "anyOf" for finding in section.findings if finding.kind == "unknown")
+    chain = {"$defs": {f"d{index}": {"$ref": f"#/$defs/d{index + 1}"} for index in range(40)}}
+    chain["$defs"]["d40"] = {"type": "integer"}
+    old = {**obj({"a": {"$ref": "#/$defs/d0"}}), **chain}
+    new = {
+        **obj({"a": {"$ref": "#/$defs/d0"}}),
+        **chain,
+        "$defs": {**chain["$defs"], "d40": {"type": "integer", "minimum": 0}},
+    }
+    deep = compared(old, new)
+    assert any(finding.keyword == "$ref" for finding in deep.findings if finding.kind == "unknown")
