@@ -29,6 +29,7 @@ __all__ = [
     "adjusted",
     "DIVERGENCES",
     "Oracle",
+    "oracle_classes",
     "Oracles",
     "SchemaRefusal",
     "finding",
@@ -224,6 +225,12 @@ _ORACLES = {
 Oracle = _ORACLES[jsonschema.Draft202012Validator]
 
 
+def oracle_classes() -> dict[Any, Any]:
+    """Each dialect's adjusted jsonschema validator class, by jsonschema's own class for the dialect
+    (what ``jsonschema.validators.validator_for`` gives): for the tests, which plant bugs in them."""
+    return dict(_ORACLES)
+
+
 def finding(error: OracleError) -> Finding:
     """One of jsonschema's errors as the comparison sees it."""
     keyword, schema_path = error.validator, list(error.absolute_schema_path)
@@ -280,10 +287,13 @@ class Oracles:
     def __init__(self, schema: Any) -> None:
         dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         self.refusal = _schema_refusal(dialect, schema)
-        self._divides = "multipleOf" in keywords_used(schema)
-        # The last instance judged and its findings: the run asks for them twice, to compare and to
-        # count, and jsonschema's evaluation is most of a run's cost.
-        self._last: tuple[Any, list[Finding]] | None = None
+        # Every keyword the schema uses, asked for at each instance judged.
+        self.keywords = frozenset(keywords_used(schema))
+        self._divides = "multipleOf" in self.keywords
+        # Each instance judged, by identity, with its findings: a run asks for them twice, to compare
+        # and to count, tests judge the same draws against several implementations, and jsonschema's
+        # evaluation is most of the judging's cost. The instance is kept, so its id stays its own.
+        self._found: dict[int, tuple[Any, list[Finding]]] = {}
         if self.refusal is not None:
             return  # there are no instances to judge
         self._jsonschema = _ORACLES[dialect](adjusted(schema))
@@ -293,14 +303,15 @@ class Oracles:
         """The top-level errors of the adjusted jsonschema (none for a schema it refuses)."""
         if self.refusal is not None:
             return []
-        if self._last is not None and self._last[0] is instance:
-            return list(self._last[1])
+        known = self._found.get(id(instance))
+        if known is not None and known[0] is instance:
+            return list(known[1])
         places = list(non_finite_places(instance))
         if places:
             found = [Finding(place, "json", "") for place in places]
         else:
             found = [finding(error) for error in self._jsonschema.iter_errors(instance)]
-        self._last = (instance, found)
+        self._found[id(instance)] = (instance, found)
         return list(found)
 
     def second_verdict(self, instance: Any) -> bool | None:
