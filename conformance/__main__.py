@@ -6,10 +6,10 @@ import argparse
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ._differential import Report, compare, run
+from ._differential import DEFAULT_MAX_KINDS, Disagreement, Report, compare, run
 from ._impl import Implementation, load, toolreg_errors
 from ._official import DIALECT_FOLDERS, PARTS, Outcome, default_suite_dir, judge, load_groups
 from ._oracle import Oracles
@@ -21,14 +21,26 @@ DEFAULT_EXAMPLES = 5000
 DEFAULT_SEED = 20261202
 DEFAULT_OUTPUT_EXAMPLES = 300
 
+# The exit codes, as --help and docs/conformance.md give them.
+AGREED, DISAGREED, USAGE, NOT_LOADED, RAISED = 0, 1, 2, 3, 4
+EXIT_CODES = f"""exit codes:
+  {AGREED}  every answer agreed
+  {DISAGREED}  disagreements found (random examples, regression examples or official groups)
+  {USAGE}  bad options (an --official folder that does not exist ...)
+  {NOT_LOADED}  the --impl implementation could not be loaded (no such module or function)
+  {RAISED}  the implementation raised an exception where it had to answer (disagreements or not)"""
+
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m conformance",
         description=(
             "Cross-check a JSON Schema validator against jsonschema (adjusted where it departs from the "
-            "spec) and jsonschema-rs on random schemas and instances, then run the official test suite."
+            "spec) and jsonschema-rs on random schemas and instances, then run the official test suite. "
+            "Each new kind of disagreement is printed, shrunk, as soon as it is found."
         ),
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--impl",
@@ -51,6 +63,15 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the same seed gives the same run")
     parser.add_argument(
+        "--max-disagreements",
+        type=int,
+        default=DEFAULT_MAX_KINDS,
+        metavar="N",
+        help="stop the random cross-check once N kinds of disagreement are found (default "
+        f"{DEFAULT_MAX_KINDS}; 0 runs every example); a kind is the shape of the difference and the "
+        "keywords involved",
+    )
+    parser.add_argument(
         "--keywords",
         default=None,
         metavar="K1,K2",
@@ -68,6 +89,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--examples must be at least 1")
     if options.output_examples < 0:
         parser.error("--output-examples must be at least 0")
+    if options.max_disagreements < 0:
+        parser.error("--max-disagreements must be at least 0")
     if options.keywords is not None:
         options.keywords = [name.strip() for name in options.keywords.split(",") if name.strip()]
         unknown = sorted(set(options.keywords) - set(KEYWORD_VALUES))
@@ -76,27 +99,44 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return options
 
 
-def _progress(attempt: int, done: int, total: int) -> None:
+def _progress(done: int, total: int) -> None:
     step = max(total // 10, 1)
-    if done <= total and done % step == 0:
-        again = f" (pass {attempt}, after a disagreement was shrunk)" if attempt > 1 else ""
-        print(f"  ... {done}/{total} examples{again}", file=sys.stderr, flush=True)
+    if done % step == 0:
+        print(f"  ... {done}/{total} examples", file=sys.stderr, flush=True)
 
 
-def _regressions(implementation: Implementation, name: str) -> int:
-    failed = 0
+def _regressions(implementation: Implementation, name: str) -> tuple[int, int]:
+    """Judge the regression examples; (how many disagree, on how many the implementation raised)."""
+    failed = raised = 0
     for regression in REGRESSIONS:
         disagreement = compare(
             implementation, Oracles(regression.schema), regression.schema, regression.instance
         )
         if disagreement is not None:
             failed += 1
-            print(f"REGRESSION ({regression.what})\n{disagreement.reproduction(name)}")
-    print(f"regression examples: {len(REGRESSIONS) - failed} of {len(REGRESSIONS)} agree")
-    return failed
+            raised += disagreement.raised
+            print(f"REGRESSION ({regression.what})\n{disagreement.reproduction(name)}", flush=True)
+    print(f"regression examples: {len(REGRESSIONS) - failed} of {len(REGRESSIONS)} agree", flush=True)
+    return failed, raised
 
 
-def _print_report(report: Report, name: str, seconds: float) -> None:
+def _shown_at_once(name: str) -> Callable[[int, Disagreement, int], None]:
+    """Prints each new kind of disagreement as the run finds it (see ``run``'s ``on_found``)."""
+    number = 0
+
+    def show(example: int, disagreement: Disagreement, tries: int) -> None:
+        nonlocal number
+        number += 1
+        shrunk = f", shrunk in {tries} tries" if tries else ""
+        print(
+            f"\nDISAGREEMENT {number} (example {example}{shrunk}): {disagreement.reproduction(name)}",
+            flush=True,
+        )
+
+    return show
+
+
+def _print_report(report: Report, name: str, total: int, seconds: float) -> None:
     seen = f"{report.schemas} schemas, {report.instances} instances"
     print(f"\nrandom cross-check of {name}: {seen}, {seconds:.0f} s")
     print(f"{'keyword':<14} {'schemas':>8} {'instances':>10} {'failed':>8} {'disagreed':>10}")
@@ -109,8 +149,17 @@ def _print_report(report: Report, name: str, seconds: float) -> None:
     print("reference constructs drawn (instances):")
     for construct, count in sorted(report.constructs.items()):
         print(f"  {construct:<62} {count:>6}")
-    for number, disagreement in enumerate(report.found, 1):
-        print(f"\nDISAGREEMENT {number}: {disagreement.reproduction(name)}")
+    if report.kinds:
+        print(f"disagreeing instances by kind ({len(report.kinds)} kinds, each shown above as found):")
+        for (shape, keywords), count in report.kinds.items():
+            print(f"  {count:>6}  {shape}" + (f" (keywords: {', '.join(keywords)})" if keywords else ""))
+    if report.stopped:
+        print(
+            f"stopped after {report.examples} of {total} examples: {len(report.kinds)} kinds of disagreement "
+            "found (--max-disagreements)"
+        )
+    else:
+        print(f"examples judged: {report.examples} of {total}")
 
 
 def _print_output_report(report: OutputReport, seconds: float) -> None:
@@ -124,8 +173,9 @@ def _print_output_report(report: OutputReport, seconds: float) -> None:
         print(f"\nOUTPUT DISAGREEMENT {number}: {shown}")
 
 
-def _official(suite: Path, implementation: Implementation | None) -> tuple[int, int]:
-    """Print the official-suite table, dialect by dialect; return (groups judged, groups wrong)."""
+def _official(suite: Path, implementation: Implementation | None) -> tuple[int, int, int]:
+    """Print the official-suite table, dialect by dialect; return (groups judged, groups wrong, groups
+    where the implementation raised)."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # passed, cases, refused, groups wrong
     failures: list[Outcome] = []
     exceptions: dict[str, str] = {}
@@ -163,10 +213,11 @@ def _official(suite: Path, implementation: Implementation | None) -> tuple[int, 
         else:
             print(f"ACCEPTED (outside vocabulary) {outcome.group.name}")
     print(f"official groups judged: {judged}, wrong: {len(failures)}")
-    return judged, len(failures)
+    return judged, len(failures), sum(bool(outcome.raised) for outcome in failures)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; the exit code is one of ``EXIT_CODES``."""
     options = _arguments(argv)
     implementation: Implementation = toolreg_errors
     name, official_implementation = "toolreg", None
@@ -175,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             implementation = load(options.impl)
         except ValueError as error:
             print(f"python -m conformance: {error}", file=sys.stderr)
-            return 2
+            return NOT_LOADED
         name, official_implementation = options.impl, implementation
 
     official_dir = None
@@ -190,20 +241,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         official_dir = Path(options.official)
         if not official_dir.is_dir():
             print(f"python -m conformance: --official {official_dir} is not a folder", file=sys.stderr)
-            return 2
+            return USAGE
 
-    disagreements = _regressions(implementation, name)
-    print(f"cross-checking {name}: {options.examples} examples, seed {options.seed}", file=sys.stderr)
+    disagreements, raised = _regressions(implementation, name)
+    kinds = options.max_disagreements
+    stop = f", stopping at {kinds} kinds of disagreement" if kinds else ""
+    print(f"cross-checking {name}: {options.examples} examples, seed {options.seed}{stop}", file=sys.stderr)
     started = time.monotonic()
     report = run(
         implementation,
         examples=options.examples,
         seed_value=options.seed,
         keywords=options.keywords,
+        max_kinds=options.max_disagreements,
         progress=_progress,
+        on_found=_shown_at_once(name),
     )
-    _print_report(report, name, time.monotonic() - started)
+    _print_report(report, name, options.examples, time.monotonic() - started)
     disagreements += report.disagreements
+    raised += report.raised
     if options.impl is None and options.output_examples:
         print(f"cross-checking the standard output: {options.output_examples} examples", file=sys.stderr)
         started = time.monotonic()
@@ -211,9 +267,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print_output_report(output_report, time.monotonic() - started)
         disagreements += sum(output_report.kinds.values())
     if official_dir is not None:
-        disagreements += _official(official_dir, official_implementation)[1]
+        _, wrong, raised_in_groups = _official(official_dir, official_implementation)
+        disagreements += wrong
+        raised += raised_in_groups
     print(f"RESULT schemas={report.schemas} instances={report.instances} disagreements={disagreements}")
-    return 0 if disagreements == 0 else 1
+    if raised:
+        return RAISED
+    return AGREED if disagreements == 0 else DISAGREED
 
 
 if __name__ == "__main__":

@@ -57,8 +57,8 @@ def load(spec: str) -> Implementation:
         raise ValueError(f"--impl wants MODULE:FUNCTION, not {spec!r}")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ValueError(f"cannot import {module_name!r}: {error}") from None
+    except Exception as error:  # a module that fails as it is imported cannot be loaded either
+        raise ValueError(f"cannot import {module_name!r}: {type(error).__name__}: {error}") from None
     function = getattr(module, function_name, None)
     if not callable(function):
         raise ValueError(f"{module_name!r} has no function {function_name!r}")

@@ -294,6 +294,8 @@ class Outcome:
     passed: int
     # Cases answered otherwise on purpose, as an exception of EXCEPTIONS covers them.
     excused: tuple[str, ...] = ()
+    # Cases on which the implementation raised (counted among the wrong ones too).
+    raised: tuple[str, ...] = ()
 
     @property
     def exception(self) -> str | None:
@@ -344,6 +346,7 @@ def judge(group: Group, implementation: Implementation | None = None) -> Outcome
 
     wrong: list[str] = []
     excused: list[str] = []
+    raised: list[str] = []
     written = EXCEPTIONS.get(group.file)
     for case in group.cases:
         try:
@@ -352,9 +355,10 @@ def judge(group: Group, implementation: Implementation | None = None) -> Outcome
             return Outcome(group, in_vocabulary, str(error), (), 0)
         except Exception as error:  # any crash is a wrong answer, reported with its cause
             wrong.append(f"{case['description']} (raised {type(error).__name__}: {error})")
+            raised.append(case["description"])
             continue
         if verdict is not case["valid"]:
             covered = written is not None and not written.refused and written.covers(case["data"])
             (excused if covered else wrong).append(case["description"])
     passed = len(group.cases) - len(wrong) - len(excused)
-    return Outcome(group, in_vocabulary, None, tuple(wrong), passed, tuple(excused))
+    return Outcome(group, in_vocabulary, None, tuple(wrong), passed, tuple(excused), tuple(raised))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
@@ -11,8 +12,8 @@ import jsonschema_rs
 from jsonschema.exceptions import ValidationError as OracleError
 
 import toolreg
-from conformance._official import keywords_used
-from conformance._oracle import Finding, Oracle, Oracles, adjusted, finding, non_finite_places
+from conformance._official import ONE_SCHEMA, SCHEMA_ARRAY, SCHEMA_OBJECT, keywords_used
+from conformance._oracle import Finding, Oracles, adjusted, finding, non_finite_places, oracle_classes
 from conformance._references import declared_anchors
 from toolreg._jsonschema.pointer import escape, split, to_pointer
 
@@ -91,9 +92,19 @@ def required_at_the_child(schema: Any, instance: Any) -> list[dict[str, str]]:
     ]
 
 
-def _oracle_changed(**changes: Any) -> Any:
-    """The adjusted jsonschema oracle with one more change: a validator wrong in just that way."""
-    changed = jsonschema.validators.extend(Oracle, **changes)
+def _oracle_changed(
+    validators: dict[str, Any] | None = None, integer: Callable[[Any, Any], bool] | None = None
+) -> Any:
+    """The adjusted jsonschema oracle of the schema's dialect with one more change, to ``validators``
+    or to what counts as an integer: a validator wrong in just that way."""
+    changed = {
+        dialect: jsonschema.validators.extend(
+            oracle,
+            validators=validators or {},
+            type_checker=None if integer is None else oracle.TYPE_CHECKER.redefine("integer", integer),
+        )
+        for dialect, oracle in oracle_classes().items()
+    }
 
     def validate(schema: Any, instance: Any) -> list[Finding]:
         if not jsonschema_rs.meta.is_valid(schema):
@@ -101,7 +112,8 @@ def _oracle_changed(**changes: Any) -> Any:
             raise jsonschema.SchemaError("the schema is not valid against its meta-schema")
         if next(non_finite_places(instance), None) is not None:
             return Oracles(schema).findings(instance)
-        return [finding(error) for error in changed(adjusted(schema)).iter_errors(instance)]
+        dialect = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        return [finding(error) for error in changed[dialect](adjusted(schema)).iter_errors(instance)]
 
     return validate
 
@@ -125,12 +137,92 @@ def _utf16_max_length(validator: Any, bound: Any, instance: Any, schema: Any) ->
 
 
 # Python's view of integers: ``1.0`` is a float, so not an integer.
-integral_floats_refused = _oracle_changed(type_checker=Oracle.TYPE_CHECKER.redefine("integer", _no_floats))
+integral_floats_refused = _oracle_changed(integer=_no_floats)
 integral_floats_refused.__name__ = "integral_floats_refused"
 
 # JavaScript's view of length: an astral character such as "😀" counts two.
 utf16_lengths = _oracle_changed(validators={"minLength": _utf16_min_length, "maxLength": _utf16_max_length})
 utf16_lengths.__name__ = "utf16_lengths"
+
+
+_LEGACY_ITEMS = jsonschema._legacy_keywords.items_draft6_draft7_draft201909
+
+
+def _first_item_only(validator: Any, items: Any, instance: Any, schema: Any) -> Any:
+    if isinstance(items, list):  # the array form of 2019-09 and draft-07, left right
+        yield from jsonschema._legacy_keywords.items_draft6_draft7_draft201909(
+            validator, items, instance, schema
+        )
+        return
+    if not validator.is_type(instance, "array"):
+        return
+    prefix = len(schema.get("prefixItems", [])) if "prefixItems" in validator.VALIDATORS else 0
+    if items is False and len(instance) > prefix:
+        yield OracleError(f"expected at most {prefix} items")
+    elif len(instance) > prefix:
+        yield from validator.descend(instance[prefix], items, path=prefix)
+
+
+# A loop that never went past its first turn: ``items`` holds only the first item it covers to its schema.
+items_first_only = _oracle_changed(validators={"items": _first_item_only})
+items_first_only.__name__ = "items_first_only"
+
+# An off-by-one: ``exclusiveMinimum`` and ``exclusiveMaximum`` read as ``minimum`` and ``maximum``, so
+# the bound itself passes.
+exclusive_bounds_inclusive = _oracle_changed(
+    validators={
+        "exclusiveMinimum": jsonschema._keywords.minimum,
+        "exclusiveMaximum": jsonschema._keywords.maximum,
+    }
+)
+exclusive_bounds_inclusive.__name__ = "exclusive_bounds_inclusive"
+
+# What a $ref's neighbours need in every dialect: they name or hold what references reach.
+_KEPT_BESIDE_REF = frozenset({"$ref", "$schema", "$id", "$anchor", "$dynamicAnchor", "$defs", "definitions"})
+
+
+def _subschemas_changed(schema: Any, change: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    """``schema`` with ``change`` applied to each object schema in it, the innermost first."""
+    if not isinstance(schema, dict):
+        return schema
+    changed: dict[str, Any] = {}
+    for keyword, value in schema.items():
+        if keyword in ONE_SCHEMA:
+            changed[keyword] = _subschemas_changed(value, change)
+        elif keyword in SCHEMA_ARRAY and isinstance(value, list):
+            changed[keyword] = [_subschemas_changed(item, change) for item in value]
+        elif keyword in SCHEMA_OBJECT and isinstance(value, dict):
+            changed[keyword] = {name: _subschemas_changed(item, change) for name, item in value.items()}
+        else:
+            changed[keyword] = value
+    return change(changed)
+
+
+def _beside_ref_dropped(schema: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" not in schema:
+        return schema
+    return {keyword: value for keyword, value in schema.items() if keyword in _KEPT_BESIDE_REF}
+
+
+def ref_siblings_ignored(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
+    """Reads ``$ref`` as draft-07 does, in every dialect: the assertions beside it are ignored."""
+    return toolreg.validate(_subschemas_changed(schema, _beside_ref_dropped), instance)
+
+
+def _has_empty_name(instance: Any) -> bool:
+    if isinstance(instance, list):
+        return any(_has_empty_name(item) for item in instance)
+    if isinstance(instance, dict):
+        return "" in instance or any(_has_empty_name(item) for item in instance.values())
+    return False
+
+
+def raises_on_empty_names(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
+    """Crashes on an object holding the property ``""``, as code that takes an empty key for a
+    missing one and looks it up again would (``KeyError``)."""
+    if _has_empty_name(instance):
+        raise KeyError("")
+    return toolreg.validate(schema, instance)
 
 
 _ANCHOR_2020_12 = re.compile(r"[A-Za-z_][-A-Za-z0-9._]*")

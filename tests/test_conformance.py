@@ -11,7 +11,7 @@ from hypothesis import settings
 import toolreg
 import toolreg._jsonschema.output
 from conformance.__main__ import main
-from conformance._differential import compare, python_literal, run
+from conformance._differential import Disagreement, Drawn, compare, draw, python_literal, replay, run
 from conformance._edges import EDGES, edge_instances, json_twins
 from conformance._impl import findings, load, toolreg_errors
 from conformance._official import keywords_used
@@ -19,6 +19,7 @@ from conformance._oracle import Finding, Oracles, locate_false_subschemas
 from conformance._output import OutputReport, _compare, run_output
 from conformance._references import DEEP_TREE
 from conformance._regressions import REGRESSIONS
+from conformance._shrink import smaller
 from conformance._strategies import KEYWORD_VALUES
 from tests import planted
 from toolreg._jsonschema.vocabulary import keywords
@@ -57,8 +58,15 @@ REFERENCE_CONSTRUCTS = (
 )
 
 
-def test_toolreg_agrees_with_both_oracles_on_every_construct_drawn():
-    report = run(toolreg_errors, examples=EXAMPLES, seed_value=SEED)
+@pytest.fixture(scope="module")
+def drawn_at_seed():
+    """What the default run draws at the test profile's size: toolreg and every planted bug are judged
+    on these same draws, drawn once (drawing is most of a run's cost)."""
+    return draw(EXAMPLES, SEED)
+
+
+def test_toolreg_agrees_with_both_oracles_on_every_construct_drawn(drawn_at_seed):
+    report = replay(toolreg_errors, drawn_at_seed, max_kinds=0)
     assert report.schemas >= EXAMPLES
     assert report.instances > report.schemas
     assert report.disagreements == 0, "\n".join(d.reproduction("toolreg") for d in report.found)
@@ -103,14 +111,7 @@ def test_json_twins_are_equal_as_json_or_only_look_so():
 
 def test_the_draws_do_not_depend_on_what_ran_before(tmp_path, monkeypatch):
     def drawn():
-        seen = []
-
-        def recording(schema, instance):
-            seen.append(json.dumps([schema, instance]))
-            return toolreg_errors(schema, instance)
-
-        run(recording, examples=20, seed_value=SEED, count_all=False, shrink=False)
-        return seen
+        return [json.dumps([one.label, one.schema, one.instances]) for one in draw(20, SEED)]
 
     before = drawn()
     # Hypothesis draws constants from the source of every local module imported so far.
@@ -119,6 +120,21 @@ def test_the_draws_do_not_depend_on_what_ran_before(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.import_module("fresh_constants")
     assert drawn() == before
+
+
+def test_a_run_judges_what_it_draws_and_stops_at_the_first_kind(drawn_at_seed):
+    # The planted bugs below are judged on drawn_at_seed: a run of its own finds the same disagreement,
+    # after the same instances. (The bug is found in the first examples, so both stop early.)
+    own = run(planted.booleans_as_integers, examples=EXAMPLES, seed_value=SEED, max_kinds=1, shrink=False)
+    replayed = replay(planted.booleans_as_integers, drawn_at_seed, max_kinds=1, shrink=False)
+    assert own.stopped and replayed.stopped
+    assert own.found == replayed.found and len(own.found) == 1
+    assert (own.examples, own.schemas, own.instances) == (
+        replayed.examples,
+        replayed.schemas,
+        replayed.instances,
+    )
+    assert own.examples < EXAMPLES
 
 
 # They hold schemas for $ref, or name them, or annotate, and assert nothing themselves.
@@ -206,6 +222,14 @@ def test_each_keyword_is_generated_and_makes_instances_fail(group):
             None,
             lambda d: "$dynamicRef" in keywords_used(d.schema) and UNEVALUATED & keywords_used(d.schema),
         ),
+        (planted.items_first_only, None, lambda d: "items" in keywords_used(d.schema)),
+        (
+            planted.exclusive_bounds_inclusive,
+            None,
+            lambda d: {"exclusiveMinimum", "exclusiveMaximum"} & set(d.keywords),
+        ),
+        (planted.ref_siblings_ignored, None, lambda d: "$ref" in keywords_used(d.schema)),
+        (planted.raises_on_empty_names, None, lambda d: d.raised and "KeyError" in d.ours),
     ],
     ids=[
         "booleans-as-integers",
@@ -219,16 +243,110 @@ def test_each_keyword_is_generated_and_makes_instances_fail(group):
         "anchors-read-as-2020-12",
         "unevaluated-cut-short",
         "dynamic-scope-ignored-under-unevaluated",
+        "items-first-only",
+        "exclusive-bounds-inclusive",
+        "ref-siblings-ignored",
+        "raises-on-empty-names",
     ],
 )
-def test_planted_bugs_are_flagged(wrapper, keywords, telltale):
+def test_planted_bugs_are_flagged(wrapper, keywords, telltale, drawn_at_seed):
     # Only that each bug is caught matters here: its first disagreement, as drawn, with its telltale.
-    report = run(
-        wrapper, examples=EXAMPLES, seed_value=SEED, keywords=keywords, count_all=False, shrink=False
-    )
-    assert report.disagreements > 0
+    # The run stops there, as --max-disagreements 1 does; with every keyword drawn, it is judged on
+    # the draws toolreg was judged on.
+    if keywords is None:
+        report = replay(wrapper, drawn_at_seed, max_kinds=1, shrink=False)
+    else:
+        report = run(
+            wrapper, examples=EXAMPLES, seed_value=SEED, keywords=keywords, max_kinds=1, shrink=False
+        )
+    assert report.disagreements > 0 and report.stopped
     [disagreement] = report.found
     assert telltale(disagreement), disagreement.reproduction(wrapper.__name__)
+
+
+def test_a_run_stops_at_the_kinds_asked_for_and_tells_each_as_found(drawn_at_seed):
+    told = []
+    report = replay(
+        planted.first_error_only,
+        drawn_at_seed,
+        max_kinds=2,
+        shrink=False,
+        on_found=lambda *seen: told.append(seen),
+    )
+    assert report.stopped and len(report.found) == len(report.kinds) == 2
+    assert [disagreement for _, disagreement, _ in told] == report.found
+    assert report.found[0].kind != report.found[1].kind
+    # Every disagreeing instance judged is counted under its kind, found or met again.
+    assert sum(report.kinds.values()) == report.disagreements >= 2
+    assert told[0][0] <= told[1][0] == report.examples < EXAMPLES
+
+
+def test_a_disagreement_is_shrunk_to_the_smallest_pair_of_its_kind():
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "integer", "minimum": 0}, "b": {"type": "string"}},
+        "required": ["a", "b"],
+    }
+    disagreement = compare(
+        planted.booleans_as_integers, Oracles(schema), schema, {"a": True, "b": "x", "c": [1]}
+    )
+    assert disagreement is not None
+    assert disagreement.kind == ("verdict: the implementation alone says valid", ("type",))
+    told = []
+    report = replay(
+        planted.booleans_as_integers,
+        [Drawn(1, "schema", schema, [{"a": True, "b": "x", "c": [1]}])],
+        on_found=lambda *seen: told.append(seen),
+    )
+    [(example, shrunk, tries)] = told
+    # Only "a" being a boolean, where an integer is asked for, shows the bug: the rest is cut away,
+    # and true becomes false, which the bug takes for 0.
+    assert (shrunk.schema, shrunk.instance) == ({"properties": {"a": {"type": "integer"}}}, {"a": False})
+    assert shrunk.kind == disagreement.kind and report.found == [shrunk]
+    assert example == 1 and 0 < tries < 100
+
+
+def test_smaller_values_are_smaller():
+    assert list(smaller({"a": 1})) == [{}, {"a": 0}]
+    assert list(smaller([True, "ab"])) == [
+        [],
+        ["ab"],
+        [True],
+        [False, "ab"],
+        [True, ""],
+        [True, "a"],
+        [True, "b"],
+    ]
+    assert list(smaller(2.5)) == [0, 1, -1, 2, 0.0, 1.0, 2.0]
+    assert list(smaller(float("nan"))) == [0, 1, -1]
+    assert list(smaller(None)) == [] and list(smaller(False)) == [] and list(smaller(0)) == []
+
+
+def _disagreement(ours, oracle, second):
+    return Disagreement({"type": "integer"}, 1, tuple(ours), tuple(oracle), second)
+
+
+def test_disagreements_are_grouped_by_shape_and_keywords():
+    type_error, at_a = Finding("", "type", "/type"), Finding("/a", "type", "/type")
+    required = Finding("", "required", "/required")
+    shapes = {
+        "verdict: the implementation alone says valid": _disagreement([], [type_error], False),
+        "verdict: jsonschema-rs alone says valid": _disagreement([type_error], [type_error], True),
+        "verdict: the implementation says invalid, jsonschema says valid (jsonschema-rs has no say)": (
+            _disagreement([type_error], [], None)
+        ),
+        "errors: the implementation leaves some out": _disagreement(
+            [type_error], [type_error, required], False
+        ),
+        "errors: the implementation adds some": _disagreement([type_error, required], [type_error], False),
+        "errors: the same keywords at other places": _disagreement([at_a], [type_error], False),
+        "errors: other keywords": _disagreement([required], [type_error], False),
+        "errors: other schema paths": _disagreement([Finding("", "type", "/x")], [type_error], False),
+    }
+    assert {shape: disagreement.shape for shape, disagreement in shapes.items()} == {s: s for s in shapes}
+    assert shapes["errors: the implementation leaves some out"].kind[1] == ("required",)
+    raised = Disagreement({"minimum": 1}, 1, "raised KeyError: 'x'", (), True)
+    assert raised.raised and raised.kind == ("the implementation raised KeyError", ())
 
 
 def test_a_schema_both_oracles_refuse_must_be_refused():
@@ -331,18 +449,25 @@ def test_bad_impl_is_named(spec):
 
 def test_command_passes_on_toolreg_and_fails_on_a_planted_bug(capsys):
     arguments = ["--examples", "30", "--seed", "7", "--official", "none", "--keywords", "type,required"]
-    arguments += ["--output-examples", "10"]
-    assert main(arguments) == 0
+    assert main([*arguments, "--output-examples", "10"]) == 0
     first = capsys.readouterr().out
     assert first.splitlines()[-1].startswith("RESULT schemas=") and first.endswith("disagreements=0\n")
-    assert main(arguments) == 0
+    assert "standard output against jsonschema-rs" in first and "examples judged: 30 of 30" in first
+    # The same seed draws the same: the second run leaves out the output cross-check, not compared here.
+    assert main([*arguments, "--output-examples", "0"]) == 0
     assert (
         capsys.readouterr().out.split("random cross-check")[1].split(",")[:2]
         == first.split("random cross-check")[1].split(",")[:2]
     )
-    assert main([*arguments, "--impl", "tests.planted:first_error_only"]) == 1
+    wrong = [*arguments, "--max-disagreements", "1"]
+    assert main([*wrong, "--impl", "tests.planted:first_error_only"]) == 1
     out = capsys.readouterr().out
-    assert "DISAGREEMENT 1:" in out and "instance = " in out
+    # The disagreement is printed as found, before the report, and the run stops there.
+    assert out.index("DISAGREEMENT 1 (example ") < out.index("random cross-check")
+    assert "instance = " in out and "DISAGREEMENT 2" not in out
+    assert "stopped after " in out and "1 kinds of disagreement found" in out
+    assert main([*wrong, "--impl", "tests.planted:raises_on_empty_names"]) == 4
+    assert "raised KeyError" in capsys.readouterr().out
 
 
 def test_output_cross_check_agrees_and_catches_a_planted_bug(monkeypatch):
@@ -361,8 +486,15 @@ def test_output_cross_check_agrees_and_catches_a_planted_bug(monkeypatch):
 
 
 def test_command_refuses_bad_options(capsys):
-    assert main(["--impl", "nope", "--official", "none"]) == 2
+    assert main(["--impl", "nope", "--official", "none"]) == 3
     assert "MODULE:FUNCTION" in capsys.readouterr().err
+    assert main(["--impl", "tests.planted:no_such_function", "--official", "none"]) == 3
+    with pytest.raises(SystemExit) as help_asked:
+        main(["--help"])
+    assert help_asked.value.code == 0
+    assert "4  the implementation raised" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--max-disagreements", "-1"])
     with pytest.raises(SystemExit):
         main(["--keywords", "nosuchkeyword"])
     assert main(["--official", "/nonexistent-folder", "--examples", "1"]) == 2
