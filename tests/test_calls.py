@@ -285,6 +285,9 @@ def test_acall_checks_off_the_loop_and_answers_what_happened_meanwhile():
             self.unregister(name)  # another thread took the tool away while it was checked
             return super().validate(name, args, **options)
 
+    tools.register("held.typed", {"type": "object", "properties": {"x": {"type": "string"}}}, held_handler)
+    refused = asyncio.run(tools.acall("held.typed", {"x": 1}))
+    assert refused.step == "arguments" and [error.path for error in refused.errors] == ["/x"]
     gone = Unregistering(release)
     gone.register("held.op", {"type": "object"}, lambda **arguments: ran.append(1))
     result = asyncio.run(gone.acall("held.op", {}))
@@ -299,6 +302,32 @@ def test_acall_checks_off_the_loop_and_answers_what_happened_meanwhile():
     with pytest.raises(toolreg.InvalidCallError, match="cannot rewrite these"):  # as it raised on the loop
         asyncio.run(refusing.acall("held.op", {}, nulls_as_absent=True))
     assert ran == []
+
+
+def test_a_retry_that_finds_every_thread_busy_is_a_busy_step():
+    failed_once, release = threading.Event(), threading.Event()
+
+    def flaky(**arguments):
+        failed_once.set()
+        raise toolreg.TransientError("down")
+
+    tools = toolreg.ToolRegistry(retry=toolreg.RetryPolicy(attempts=2, backoff_ms=200), max_threads=1)
+    tools.register("net.get", {"type": "object"}, flaky, idempotent=True)
+    tools.register("stuck.op", {"type": "object"}, lambda **arguments: release.wait(5), timeout_ms=10)
+
+    async def main():
+        retried = asyncio.ensure_future(tools.acall("net.get", {}))
+        while not failed_once.is_set():
+            await asyncio.sleep(0.001)
+        # While net.get waits to try again, another call takes the one thread and keeps it.
+        assert (await tools.acall("stuck.op", {})).step == "timeout"
+        return await retried
+
+    try:
+        result = asyncio.run(main())
+    finally:
+        release.set()
+    assert (result.step, result.attempts) == ("busy", 1)
 
 
 def test_a_caller_cancelled_while_its_arguments_are_checked_never_runs_the_handler():

@@ -3,6 +3,8 @@ protocol versions the SDK speaks; each server is a child process, shared by the 
 (those tests are marked slow: `make quick` leaves them out), and the details in process."""
 
 import importlib
+import io
+import json
 import subprocess
 import sys
 import threading
@@ -17,6 +19,8 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'py
 
 import mcp_types as types
 from mcp import Client, ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 
 import toolreg
 from tests.mcp_servers import catalog, registry_server
@@ -33,7 +37,7 @@ from tests.mcp_servers.clients import (
     wire,
 )
 from toolreg._cli import main
-from toolreg.mcp import aserve, server
+from toolreg.mcp import _Answered, _serve_stdio, aserve, server
 
 CONNECTIONS = [("stdio", LEGACY), ("stdio", MODERN), ("streamable-http", LEGACY), ("streamable-http", MODERN)]
 
@@ -334,3 +338,198 @@ def test_sync_handlers_run_in_the_registrys_bounded_pool_and_a_full_pool_is_an_e
 def test_options_out_of_range_are_refused(call, message):
     with pytest.raises(toolreg.InvalidCallError, match=message):
         call()
+
+
+# -- in process: what a peer cannot do to the server ---------------------------------------------------
+
+
+class HeldCheck(toolreg.ToolRegistry):
+    """A registry whose check of ``held.op``'s arguments waits for ``release`` (at most 2 s): a stand-in
+    for a costly validation, which on the event loop would stall every session of the server."""
+
+    def __init__(self, release):
+        super().__init__()
+        self.release = release
+
+    def validate(self, name, args, **options):
+        if name == "held.op":
+            self.release.wait(2)
+        return super().validate(name, args, **options)
+
+
+def test_a_costly_check_in_one_call_does_not_stall_another_call_to_the_server():
+    release, finished = threading.Event(), []
+    registry = HeldCheck(release)
+    registry.register("held.op", {"type": "object"}, lambda **arguments: "held")
+    registry.register("fast.op", {"type": "object"}, lambda **arguments: "fast")
+
+    async def call(client, name):
+        finished.append((await client.call_tool(name, {})).content[0].text)
+        if name == "fast.op":
+            release.set()
+
+    async def scenario():
+        async with Client(server(registry), mode="legacy") as client, anyio.create_task_group() as tasks:
+            tasks.start_soon(call, client, "held.op")
+            await anyio.sleep(0.05)  # the held call is being checked
+            tasks.start_soon(call, client, "fast.op")
+
+    anyio.run(scenario)
+    assert finished == ["fast", "held"]
+
+
+class Listened(toolreg.ToolRegistry):
+    """A registry that counts the listeners subscribed to its changes."""
+
+    listeners = 0
+
+    def subscribe(self, callback):
+        unsubscribe = super().subscribe(callback)
+        self.listeners += 1
+
+        def counted():
+            self.listeners -= 1
+            unsubscribe()
+
+        return counted
+
+
+def test_a_client_saying_initialized_again_and_again_gets_one_change_listener():
+    registry = Listened()
+
+    def add(**arguments):
+        for number in range(20):
+            registry.register(f"a.new{number}", {"type": "object"}, lambda **arguments: "new")
+        return "added"
+
+    registry.register("a.add", {"type": "object"}, add)
+    heard, counted = [], []
+
+    async def scenario():
+        async def note(message):
+            heard.append(type(message).__name__)
+
+        async with Client(server(registry), mode="legacy", message_handler=note) as client:
+            for _ in range(50):
+                await client.session.send_notification(types.InitializedNotification())
+            await client.session.send_ping()  # the server has taken every notification sent before it
+            counted.append(registry.listeners)
+            await client.call_tool("a.add", {})
+            with anyio.fail_after(5):
+                while not heard:
+                    await anyio.sleep(0.01)
+
+    anyio.run(scenario)
+    # One listener for the connection, which announces the registrations: 51 sent each change 51 times.
+    assert counted == [1] and heard[0] == "ToolListChangedNotification"
+    assert registry.listeners == 0  # and it went with the connection
+
+
+SECRET = "connection to postgres://app:s3cr3t@10.0.0.5/prod failed"
+
+
+def test_the_model_reads_a_handlers_exception_type_and_never_its_message():
+    registry = toolreg.ToolRegistry()
+
+    def query(**arguments):
+        raise ConnectionError(SECRET)
+
+    def forget(**arguments):
+        raise toolreg.ToolError("there is no note named todo")
+
+    registry.register("db.query", {"type": "object"}, query)
+    registry.register("notes.forget", {"type": "object"}, forget)
+
+    class Broken(toolreg.ToolRegistry):
+        async def acall(self, name, args, **options):
+            raise ConnectionError(SECRET)  # a failure of the call path itself
+
+    broken = Broken()
+    broken.register("db.query", {"type": "object"}, query)
+
+    async def scenario():
+        async with Client(server(registry), mode="legacy") as client:
+            hidden = await client.call_tool("db.query", {})
+            told = await client.call_tool("notes.forget", {})
+        async with Client(server(broken), mode="legacy") as client:
+            crashed = await client.call_tool("db.query", {})
+        return hidden, told, crashed
+
+    hidden, told, crashed = anyio.run(scenario)
+    assert hidden.is_error and text(hidden) == "The tool db.query failed: ConnectionError"
+    assert told.is_error and text(told) == "The tool notes.forget failed: there is no note named todo"
+    assert crashed.is_error
+    assert text(crashed) == "The call to 'db.query' failed inside the server: ConnectionError"
+    assert "s3cr3t" not in json.dumps([result.model_dump(mode="json") for result in (hidden, crashed)])
+
+
+# Lines the SDK's stdio reader cannot read, each with the error and id the server answers it with.
+UNREADABLE = [
+    ('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "a", "arguments": {"n": '
+     + "9" * 5000 + "}}}", -32700, 1),
+    ('{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "a", "arguments": {"n": '
+     + "[" * 300 + "]" * 300 + "}}}", -32700, 2),
+    ('{"jsonrpc": "2.0", "id": "three", "method": "tools/call", "params": {"name": "a", "arguments": '
+     '{"\\ud800": 1}}}', -32700, "three"),
+    ('{"jsonrpc": "2.0", "id": 4, "method": "tools/ca', -32700, None),
+    ('{"jsonrpc": "2.0", "id": ' + "5" * 5000 + ', "method": "ping"}', -32700, None),
+    ("[1, 2]", -32600, None),
+    ('{"jsonrpc": "2.0", "id": 7}', -32600, 7),
+    ('{"jsonrpc": "2.0", "id": true, "method": 8}', -32600, None),
+]  # fmt: skip
+
+
+def served_stdio(lines, *, answered=True):
+    """What a server writes to its stdout for ``lines`` on its stdin, each written line read as JSON."""
+    stdin = anyio.wrap_file(io.StringIO("".join(line + "\n" for line in lines)))
+    stdout = io.StringIO()
+    app = server(toolreg.ToolRegistry())
+
+    async def serve():
+        if answered:
+            await _serve_stdio(app, stdin, anyio.wrap_file(stdout))
+        else:  # the SDK alone
+            async with stdio_server(stdin, anyio.wrap_file(stdout)) as (read, write):
+                await app.run(read, write, app.create_initialization_options())
+
+    anyio.run(serve)
+    return [json.loads(line) for line in stdout.getvalue().splitlines()]
+
+
+def test_over_stdio_every_line_the_sdk_cannot_read_is_answered_with_a_json_rpc_error():
+    lines = [line for line, _, _ in UNREADABLE]
+    assert served_stdio(lines, answered=False) == []  # the SDK drops each without a word
+    # initialize is answered before the next line is read: its answer is written whenever the input ends.
+    initialize = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    written = served_stdio(
+        [*lines, json.dumps({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": initialize})]
+    )
+    errors = written[: len(lines)]
+    assert [(error["error"]["code"], error["id"]) for error in errors] == [
+        (code, identifier) for _, code, identifier in UNREADABLE
+    ]
+    assert errors[0]["error"]["message"].startswith("Parse error: Invalid JSON: number out of range")
+    assert errors[5]["error"]["message"] == "Invalid Request: not a JSON-RPC 2.0 message MCP reads"
+    assert [message["id"] for message in written[len(lines) :]] == [9]  # and it reads on
+
+
+def test_the_answering_stream_answers_any_exception_and_hands_on_the_messages():
+    ping = SessionMessage(types.JSONRPCRequest(jsonrpc="2.0", id=1, method="ping"))
+
+    async def scenario():
+        send, receive = anyio.create_memory_object_stream(5)
+        answers, answered = anyio.create_memory_object_stream(5)
+        await send.send(OSError("torn"))  # a transport's own failure, not its parser's
+        await send.send(ping)
+        await send.aclose()
+        async with _Answered(receive, answers) as stream, answers, answered:
+            got = [item async for item in stream]
+            return got, answered.receive_nowait().message
+
+    got, error = anyio.run(scenario)
+    assert got == [ping]
+    assert (error.id, error.error.code, error.error.message) == (None, types.PARSE_ERROR, "Parse error")

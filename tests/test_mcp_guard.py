@@ -4,6 +4,7 @@ and a toolreg server whose tools change while the guard is connected (those test
 
 import anyio
 import pytest
+from mcp.server.lowlevel import Server
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'pytoolreg[mcp]'")
 
@@ -13,7 +14,7 @@ from mcp.shared.memory import create_client_server_memory_streams
 
 import toolreg
 from tests.mcp_servers.clients import CountedWrites, guarded_peer, remote, requests, stdio_params
-from toolreg.mcp import GuardedSession, InvalidResultError, server
+from toolreg.mcp import GuardedSession, InvalidResultError, ListingLimitError, server
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def test_a_result_that_breaks_its_output_schema_is_an_error_in_toolregs_words(pl
 
 
 @pytest.mark.slow
-def test_every_page_is_imported_and_what_cannot_be_checked_is_reported_and_passed_through(plain, marks):
+def test_every_page_is_imported_and_what_cannot_be_checked_is_reported_and_never_called(plain, marks):
     session = plain.peer.client
     report, sent = plain.requests_sent_by(plain.portal.call, session.refresh)
     assert sent == ["tools/list", "tools/list"]  # two tools a page: the cursor was followed
@@ -79,10 +80,12 @@ def test_every_page_is_imported_and_what_cannot_be_checked_is_reported_and_passe
     assert session.registry.names() == ["math.add", "math.bad_sum", "get_user"]
     [refused] = report.refused
     assert (refused.name, refused.schema_path) == ("python.pattern", "/properties/tag/pattern")
-    # A tool toolreg cannot check goes to the server as it is, which answers.
+    # A tool toolreg cannot check is not sent to the server: the SDK's own check would run in its place.
     result, sent = plain.requests_sent_by(plain.call, "python.pattern", {"tag": "unchecked"})
-    assert sent == ["tools/call"] and text(result) == "python.pattern ran"
-    assert (marks / "unchecked").exists()
+    assert sent == [] and result.is_error
+    assert text(result).startswith("The tool python.pattern was not called: its schema cannot be checked (")
+    assert f"{refused.reason} at /properties/tag/pattern" in text(result)
+    assert not (marks / "unchecked").exists()
 
 
 @pytest.mark.slow
@@ -163,3 +166,143 @@ def test_on_2026_07_28_the_guard_refuses_passes_and_hears_changes_on_a_listen_st
             tasks.cancel_scope.cancel()
 
     anyio.run(scenario)
+
+
+# -- in process: a server of the SDK alone, on memory streams --------------------------------------
+
+
+def sdk_server(tools, answer=None, next_cursor=None):
+    """A server of the SDK's own that lists ``tools`` on its first page and a tool ``page.pN`` on each
+    page N after it (the cursor after page N is ``next_cursor(N)``, none if not given), and answers
+    each call with ``answer(params)``."""
+
+    async def list_tools(ctx, params):
+        cursor = params.cursor if params is not None else None
+        page = int(cursor) if cursor and cursor.isdigit() else (1 if cursor else 0)
+        listed = tools if page == 0 else [types.Tool(name=f"page.p{page}", input_schema={"type": "object"})]
+        return types.ListToolsResult(tools=listed, next_cursor=next_cursor(page) if next_cursor else None)
+
+    async def call_tool(ctx, params):
+        return answer(params)
+
+    return Server("sdk", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def guarded(app, scenario, **options):
+    """``scenario(session, sent)`` on a GuardedSession (protocol 2025-11-25) in front of ``app``, in
+    process; ``sent`` collects every message the session writes."""
+    sent = []
+
+    async def main():
+        async with (
+            create_client_server_memory_streams() as (client, served),
+            anyio.create_task_group() as tasks,
+        ):
+            tasks.start_soon(app.run, *served, app.create_initialization_options())
+            async with GuardedSession(client[0], CountedWrites(client[1], sent), **options) as session:
+                await session.initialize()
+                await scenario(session, sent)
+            tasks.cancel_scope.cancel()
+
+    anyio.run(main)
+
+
+# A pattern toolreg refuses (Python's syntax, which ECMA-262 does not read), and backtracks on Python's re:
+# each "a" more doubles the time python-jsonschema takes to judge "a…a!" (9 s at 28).
+PYTHON_PATTERN = "^(?P<w>a+)+$"
+
+
+def test_a_tool_toolreg_refuses_is_never_called_nor_checked_by_the_sdk():
+    words = {"type": "object", "properties": {"w": {"type": "string", "pattern": PYTHON_PATTERN}}}
+    tool = types.Tool(name="py.words", input_schema=words, output_schema=words)
+    answered = []
+
+    def answer(params):
+        answered.append(params.name)
+        return types.CallToolResult(
+            content=[types.TextContent(text="x")], structured_content={"w": "a" * 12 + "!"}
+        )
+
+    async def scenario(session, sent):
+        before = len(sent)
+        # The SDK would send it, and then judge its result with python-jsonschema, and raise.
+        result = await session.call_tool("py.words", {"w": "a"})
+        assert requests(sent[before:]) == ["tools/list"]
+        assert result.is_error
+        [refusal] = session.report.refused
+        assert text(result) == (
+            "The tool py.words was not called: its schema cannot be checked "
+            f"({refusal.reason} at /properties/w/pattern). "
+            "The server must change the tool before it can be called."
+        )
+        assert "Python's (?P…) syntax is not ECMA-262" in refusal.reason
+        await session.validate_tool_result(
+            "py.words", types.CallToolResult(content=[], structured_content=None)
+        )
+
+    guarded(sdk_server([tool], answer), scenario)
+    assert answered == []
+
+
+def test_a_refusal_reason_reaches_the_model_as_one_printable_line():
+    # An unknown keyword is refused at its pointer, which the server's own key writes.
+    tool = types.Tool(name="py.odd", input_schema={"type": "object", "x\n\u202e\x1b[31m": 1})
+
+    async def scenario(session, sent):
+        said = text(await session.call_tool("py.odd", {}))
+        assert said.endswith(
+            "at /x\\u000a\\u202e\\u001b[31m). The server must change the tool before it can be called."
+        )
+        assert said.isprintable()
+
+    guarded(sdk_server([tool]), scenario)
+
+
+ONE = [types.Tool(name="a.tool", input_schema={"type": "object"})]
+
+
+@pytest.mark.parametrize(
+    ("options", "bound", "pages"),
+    [
+        ({"max_pages": 5}, "pages", 5),
+        ({"max_tools": 3}, "tools", 4),
+        ({"list_seconds": 0.05}, "seconds", None),
+    ],
+)
+def test_a_listing_without_end_stops_at_its_bound_and_imports_nothing(options, bound, pages):
+    # A server that always sends another cursor: the listing would never end (14,807 pages in 20 s).
+    app = sdk_server(ONE, next_cursor=lambda page: str(page + 1))
+
+    async def scenario(session, sent):
+        with pytest.raises(ListingLimitError) as raised:
+            await session.call_tool("a.tool", {})
+        error = raised.value
+        assert (error.bound, error.limit) == (
+            bound,
+            options[f"{'list_' if bound == 'seconds' else 'max_'}{bound}"],
+        )
+        assert error.pages == (pages or error.pages) and error.tools == error.pages
+        assert isinstance(error, toolreg.ToolregError) and isinstance(error, RuntimeError)
+        assert str(error).startswith(f"the server's tools/list went on past {error.limit:g} {bound} (")
+        assert session.registry.names() == [] and session.report is None
+        before = len(sent)
+        with pytest.raises(ListingLimitError):  # nothing was imported: the next call lists again
+            await session.call_tool("a.tool", {})
+        assert requests(sent[before:])[:1] == ["tools/list"]
+
+    guarded(app, scenario, **{"max_pages": 10_000, "list_seconds": 30, **options})
+
+
+def test_a_repeated_cursor_ends_the_listing_and_the_bounds_are_checked():
+    app = sdk_server(ONE, next_cursor=lambda page: "again")
+
+    async def scenario(session, sent):
+        report = await session.refresh()
+        assert report.registered == {"a.tool": "a.tool", "page.p1": "page.p1"}
+        assert requests(sent).count("tools/list") == 2  # the cursor came twice: the listing ends there
+
+    guarded(app, scenario)
+    for bound in ("max_pages", "max_tools", "list_seconds"):
+        for bad in (0, -1, True, float("inf"), "5"):
+            with pytest.raises(toolreg.InvalidCallError, match=f"{bound} must be a positive number"):
+                GuardedSession(**{bound: bad})

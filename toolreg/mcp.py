@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn, Self
 
 try:
     import anyio
@@ -21,6 +22,7 @@ try:
     from mcp.server.models import InitializationOptions
     from mcp.server.stdio import stdio_server
     from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+    from mcp.shared.message import SessionMessage
     from mcp_types.methods import serialize_server_result
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
     from pydantic import ValidationError as ModelError
@@ -43,7 +45,7 @@ from . import (
     import_mcp,
 )
 
-__all__ = ["server", "serve", "aserve", "GuardedSession", "InvalidResultError"]
+__all__ = ["server", "serve", "aserve", "GuardedSession", "InvalidResultError", "ListingLimitError"]
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +57,15 @@ PAGE_SIZE = 200
 # other fields (meta from an import: icons, _meta...) the negotiated protocol version refuses.
 _MODELLED = ("name", "title", "description", "inputSchema", "outputSchema")
 _HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+# How far GuardedSession.refresh follows a server's tools/list before it gives up with a
+# ListingLimitError: a server that always sends another cursor, or lists without end, would otherwise
+# hold a call up for ever and fill the memory (14,807 pages, 703 MB in 20 s). Each is far past what a
+# server lists: 1,000 pages of 200 tools of a few KB each listed in about ... here.
+MAX_LIST_PAGES = 1_000
+MAX_LISTED_TOOLS = 10_000
+LIST_SECONDS = 60.0
+# An integer id longer than this is no id a client sent back to match its request.
+_ID_DIGITS = 100
 
 
 # -- serving a registry -------------------------------------------------------------------------------
@@ -141,17 +152,18 @@ async def aserve(
 ) -> None:
     """:func:`serve` in a running event loop (asyncio), to embed in an application.
 
-    ``"stdio"`` serves one client on the process's stdin and stdout, and returns when it leaves.
-    ``"streamable-http"`` serves ``http://host:port/path`` until cancelled (or the process is
-    interrupted), and writes that address to stderr once it takes connections; ``port=0`` takes a
-    free port. A loopback host gets the SDK's DNS-rebinding protection.
+    ``"stdio"`` serves one client on the process's stdin and stdout, and returns when it leaves; a
+    line the SDK's reader cannot read (not JSON, JSON its parser refuses, not a JSON-RPC message),
+    which the SDK drops, is answered with a JSON-RPC error (-32700 or -32600), with the request's id
+    when it can be read. ``"streamable-http"`` serves ``http://host:port/path`` until cancelled (or
+    the process is interrupted), and writes that address to stderr once it takes connections;
+    ``port=0`` takes a free port. A loopback host gets the SDK's DNS-rebinding protection.
     """
     if transport not in ("stdio", "streamable-http"):
         raise InvalidCallError(f"transport must be 'stdio' or 'streamable-http', not {transport!r}")
     app = server(registry, name=name, version=version, instructions=instructions, page_size=page_size)
     if transport == "stdio":
-        async with stdio_server() as (read, write):
-            await app.run(read, write, app.create_initialization_options())
+        await _serve_stdio(app)
         return
     http = app.streamable_http_app(streamable_http_path=path, host=host)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -160,6 +172,86 @@ async def aserve(
         shown = f"[{host}]" if family == socket.AF_INET6 else host
         print(f"toolreg: serving {name} at http://{shown}:{bound}{path}", file=sys.stderr, flush=True)
         await uvicorn.Server(uvicorn.Config(http, log_level="warning")).serve(sockets=[listening])
+
+
+async def _serve_stdio(app: Server[Any], stdin: Any = None, stdout: Any = None) -> None:
+    """Serve ``app`` on the SDK's stdio transport (on ``stdin`` and ``stdout`` when given, anyio files),
+    every line it cannot read answered."""
+    async with stdio_server(stdin, stdout) as (read, write):
+        await app.run(_Answered(read, write), write, app.create_initialization_options())
+
+
+class _Answered:
+    """A transport's read stream whose unreadable lines are answered with a JSON-RPC error.
+
+    The SDK's stdio reader hands the server an exception for a line it cannot read (a truncated line,
+    an integer of 5,000 digits, nesting 300 deep, a lone surrogate in a key, an object that is no
+    JSON-RPC message), which the server drops without a word, leaving a client to wait for an answer
+    that never comes. This answers each one on the write stream, in the reader's own loop, and gives
+    the server the next message instead."""
+
+    def __init__(self, read: Any, write: Any) -> None:
+        self._read = read
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        # The SDK reads the sender's context of each message from its stream, where one keeps it.
+        return getattr(self._read, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._read.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._write.send(SessionMessage(_unread(item)))
+
+    async def aclose(self) -> None:
+        await self._read.aclose()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exception: object) -> None:
+        await self.aclose()
+
+
+def _unread(problem: Exception) -> mcp_types.JSONRPCError:
+    """The JSON-RPC error answering a line the SDK's reader refused with ``problem``: a parse error for
+    text it could not read as JSON, an invalid request for JSON that is no JSON-RPC message; the id of
+    the request when a plain JSON reader finds one, else null (as JSON-RPC asks)."""
+    errors = problem.errors() if isinstance(problem, ModelError) else []
+    found: dict[str, Any] = dict(errors[0]) if errors else {}
+    sent = found.get("input")
+    if found.get("type") == "json_invalid":
+        code, message = mcp_types.PARSE_ERROR, f"Parse error: {str(found.get('msg', ''))[:200]}"
+        try:  # JSON the SDK's parser refuses may still be JSON (a long integer, deep nesting)
+            sent = json.loads(sent, parse_int=_short_int) if isinstance(sent, str) else None
+        except (ValueError, RecursionError):
+            sent = None
+    elif found:
+        code, message = mcp_types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message MCP reads"
+    else:
+        code, message = mcp_types.PARSE_ERROR, "Parse error"
+    identifier = sent.get("id") if isinstance(sent, dict) else None
+    if isinstance(identifier, bool) or not isinstance(identifier, (int, str)):
+        identifier = None
+    return mcp_types.JSONRPCError(
+        jsonrpc="2.0", id=identifier, error=mcp_types.ErrorData(code=code, message=message)
+    )
+
+
+def _short_int(digits: str) -> int | None:
+    return int(digits) if len(digits) <= _ID_DIGITS else None
 
 
 class _RegistryServer(Server[Any]):
@@ -176,6 +268,9 @@ class _RegistryServer(Server[Any]):
         self._page_size = page_size
         # Each protocol version's listing, kept with the registry's version it was made at.
         self._listings: dict[str, tuple[int, list[mcp_types.Tool]]] = {}
+        # The connections changes are announced to, each by one listener however often it says it
+        # is initialized.
+        self._announcing: set[Any] = set()
         super().__init__(
             name,
             version=version,
@@ -236,7 +331,12 @@ class _RegistryServer(Server[Any]):
             record: ToolRecord | None = self.registry.get(params.name)
         except UnknownToolError:
             record = None  # the call path answers with the nearest names
-        result = await self.registry.acall(params.name, arguments)
+        try:
+            result = await self.registry.acall(params.name, arguments)
+        except Exception as error:  # toolreg's own failure (or a subclass's): the SDK would send its text
+            logger.exception("tools/call %s failed inside the server", params.name[:200])
+            text = f"The call to {params.name[:200]!r} failed inside the server: {type(error).__name__}"
+            return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=text)], is_error=True)
         structured = record is not None and _listed_output_schema(record.output_schema, ctx.protocol_version)
         return _call_tool_result(result, structured=structured)
 
@@ -244,9 +344,20 @@ class _RegistryServer(Server[Any]):
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.NotificationParams
     ) -> None:
         # Before 2026-07-28: from the client's notifications/initialized for as long as the connection
-        # lasts (the SDK cancels this handler when the client leaves).
-        async for _ in _changes(self.registry):
-            await ctx.session.send_tool_list_changed()
+        # lasts (the SDK cancels this handler when the client leaves). A client may say it is
+        # initialized again and again: each connection gets one listener, or every change would be
+        # sent once per repeat (20,000 repeats made 42,173 notifications of 200 registrations). The
+        # SDK makes a session for each message, all of one connection, which it exposes to no handler
+        # but as this attribute (mcp 2.x).
+        connection = ctx.session._connection
+        if connection in self._announcing:
+            return
+        self._announcing.add(connection)
+        try:
+            async for _ in _changes(self.registry):
+                await ctx.session.send_tool_list_changed()
+        finally:
+            self._announcing.discard(connection)
 
     async def _listen(
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.SubscriptionsListenRequestParams
@@ -350,8 +461,36 @@ class InvalidResultError(ToolregError, RuntimeError):
         super().__init__(self.text)
 
 
+class ListingLimitError(ToolregError, RuntimeError):
+    """A server's ``tools/list`` went on past a bound of :class:`GuardedSession` (``max_pages`` pages,
+    ``max_tools`` tools, or ``seconds``): the listing is not imported, and the guard lists again at the
+    next call. ``bound`` names the bound, ``pages`` and ``tools`` count what was read."""
+
+    def __init__(self, bound: str, limit: float, pages: int, tools: int) -> None:
+        self.bound = bound
+        self.limit = limit
+        self.pages = pages
+        self.tools = tools
+        super().__init__(
+            f"the server's tools/list went on past {limit:g} {bound} ({pages} pages, {tools} tools read); "
+            "nothing of it was imported"
+        )
+
+
 def _served_remotely(**arguments: Any) -> NoReturn:
     raise InvalidCallError("this tool runs on an MCP server: call it through its GuardedSession")
+
+
+def _refusal_reason(refusal: Any) -> str:
+    """Why an import refused a tool, in one line (the reason may quote the server's schema)."""
+    where = f" at {refusal.schema_path}" if refusal.schema_path else ""
+    return _one_line(f"{refusal.reason}{where}"[:500])
+
+
+def _one_line(text: str) -> str:
+    """``text`` from a server with each character that could forge a line or hide text (Unicode's
+    "other" and separators: controls, bidi overrides, U+2028…) written as ``\\uXXXX``."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
 
 
 class GuardedSession(ClientSession):
@@ -368,9 +507,15 @@ class GuardedSession(ClientSession):
     It checks ``structuredContent`` against the tool's output schema with toolreg's validator; a result
     that does not fit comes back as an ``isError`` result saying so, rather than the SDK's
     ``RuntimeError`` (``validate_tool_result`` raises :class:`InvalidResultError`). A tool toolreg
-    refused at import is passed through unchecked, with the SDK's own output check; ``report`` (the
-    last import's ImportReport) names each such tool and why in ``refused``. A name the listing does
-    not hold is listed again once, then sent for the server to answer.
+    refused at import is never called: ``call_tool`` returns an ``isError`` result naming it and the
+    reason, and sends nothing (the SDK's own check, python-jsonschema on Python's backtracking ``re``,
+    is never run in its place); ``report`` (the last import's ImportReport) names each such tool and
+    why in ``refused``. A name the listing does not hold is listed again once, then sent for the
+    server to answer, its result unchecked (no output schema is known for it).
+
+    A listing stops with :class:`ListingLimitError` past ``max_pages`` pages (``MAX_LIST_PAGES``),
+    ``max_tools`` tools (``MAX_LISTED_TOOLS``) or ``list_seconds`` (``LIST_SECONDS``), so a
+    server that sends cursors without end cannot hold a call up for ever.
     """
 
     def __init__(
@@ -381,12 +526,21 @@ class GuardedSession(ClientSession):
         registry: ToolRegistry | None = None,
         prefix: str | None = None,
         message_handler: Callable[[Any], Awaitable[None]] | None = None,
+        max_pages: int = MAX_LIST_PAGES,
+        max_tools: int = MAX_LISTED_TOOLS,
+        list_seconds: float = LIST_SECONDS,
         **options: Any,
     ) -> None:
+        bounds = {"max_pages": max_pages, "max_tools": max_tools, "list_seconds": list_seconds}
+        for bound, value in bounds.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise InvalidCallError(f"{bound} must be a positive number, not {value!r}")
         self.registry = ToolRegistry() if registry is None else registry
         self.report: ImportReport | None = None
         self._prefix = prefix
+        self._bounds = (max_pages, max_tools, list_seconds)
         self._imported: dict[str, str] = {}  # the server's names, and the registry's names for them
+        self._refused: dict[str, str] = {}  # the server's names toolreg refused, and why
         self._stale = True
 
         async def handle(message: Any) -> None:
@@ -399,30 +553,49 @@ class GuardedSession(ClientSession):
 
     async def refresh(self) -> ImportReport:
         """List every page of the server's tools and import them into ``registry`` in place of the
-        last import's, the ones toolreg refuses named in the report (and in ``report``)."""
+        last import's, the ones toolreg refuses named in the report (and in ``report``); raise
+        :class:`ListingLimitError` past a bound of the listing, importing nothing."""
         self._stale = False  # a change announced while listing makes it stale again
-        tools: list[mcp_types.Tool] = []
-        cursors: set[str] = set()
-        cursor: str | None = None
-        while True:
-            params = None if cursor is None else mcp_types.PaginatedRequestParams(cursor=cursor)
-            page = await super().list_tools(params=params)
-            tools.extend(page.tools)
-            cursor = page.next_cursor
-            if cursor is None:
-                break
-            if cursor in cursors:
-                logger.warning("tools/list: the server sent the cursor %r twice; listing stops there", cursor)
-                break
-            cursors.add(cursor)
+        most_pages, most_tools, seconds = self._bounds
+        pages: list[list[mcp_types.Tool]] = []
+        try:
+            with anyio.move_on_after(seconds) as listing:
+                await self._list_pages(pages, most_pages, most_tools)
+            if listing.cancelled_caught:
+                raise ListingLimitError("seconds", seconds, len(pages), sum(len(page) for page in pages))
+        except BaseException:
+            self._stale = True  # nothing was imported: the next call lists again
+            raise
+        tools = [tool for page in pages for tool in page]
         catalog = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]
         for name in self._imported.values():
             if name in self.registry:
                 self.registry.unregister(name)
         report = import_mcp(self.registry, catalog, lambda tool: _served_remotely, prefix=self._prefix)
         self._imported = dict(report.registered)
+        self._refused = {refusal.name: _refusal_reason(refusal) for refusal in report.refused}
         self.report = report
         return report
+
+    async def _list_pages(self, pages: list[list[mcp_types.Tool]], most_pages: int, most_tools: int) -> None:
+        """Append each page of the server's tools to ``pages``, following its cursors."""
+        cursors: set[str] = set()
+        cursor: str | None = None
+        while len(pages) < most_pages:
+            params = None if cursor is None else mcp_types.PaginatedRequestParams(cursor=cursor)
+            page = await super().list_tools(params=params)
+            pages.append(page.tools)
+            listed = sum(len(tools) for tools in pages)
+            if listed > most_tools:
+                raise ListingLimitError("tools", most_tools, len(pages), listed)
+            cursor = page.next_cursor
+            if cursor is None:
+                return
+            if cursor in cursors:
+                logger.warning("tools/list: the server sent a cursor twice; listing stops there")
+                return
+            cursors.add(cursor)
+        raise ListingLimitError("pages", most_pages, len(pages), sum(len(tools) for tools in pages))
 
     async def call_tool(
         self,
@@ -434,9 +607,14 @@ class GuardedSession(ClientSession):
     ) -> Any:
         """``ClientSession.call_tool``, with the arguments checked before anything is sent and the
         structured result after (see the class)."""
-        refused = {refusal.name for refusal in self.report.refused} if self.report else set()
-        if self._stale or (name not in self._imported and name not in refused):
+        if self._stale or (name not in self._imported and name not in self._refused):
             await self.refresh()
+        if name in self._refused:
+            text = (
+                f"The tool {_one_line(name[:200])} was not called: its schema cannot be checked "
+                f"({self._refused[name]}). The server must change the tool before it can be called."
+            )
+            return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=text)], is_error=True)
         local = self._imported.get(name)
         if local is not None and local in self.registry:
             errors = self.registry.validate(local, {} if arguments is None else arguments)
@@ -452,10 +630,11 @@ class GuardedSession(ClientSession):
 
     async def validate_tool_result(self, name: str, result: mcp_types.CallToolResult) -> None:
         """Raise InvalidResultError, in toolreg's words, unless ``result`` fits the tool's output
-        schema; a tool toolreg could not import gets the SDK's own check."""
+        schema. A tool toolreg did not import has none it can check: its result is taken as it is,
+        never handed to the SDK's own check (python-jsonschema, whose patterns run on Python's
+        backtracking ``re``)."""
         local = self._imported.get(name)
         if local is None or local not in self.registry:
-            await super().validate_tool_result(name, result)
             return
         if self.registry.get(local).output_validator is None:
             return
