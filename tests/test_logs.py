@@ -508,3 +508,92 @@ def test_the_reader_holds_no_line_it_has_read():
         tracemalloc.stop()
     assert count == 2_001
     assert peak < 100_000  # the 2,000 lines of 300 characters, held, would be 600 KB and more
+
+
+ODD_SHAPES = [
+    ({"role": "assistant", "tool_calls": []}, []),
+    ({"choices": [5, {"message": "x"}]}, []),
+    ({"role": "assistant", "content": ["text", {"type": "image"}]}, []),
+    ({"messages": [5, {"content": "no role"}], "tools": None}, []),
+    ({"messages": [], "tools": "all"}, ["shape"]),
+    ({"messages": [], "tools": [5]}, ["shape"]),
+    ({"messages": [], "tools": [5, {"name": "a", "inputSchema": {}}]}, ["shape"]),
+    ({"messages": [], "tools": [{"name": "a", "inputSchema": {}}, {"name": 5}]}, ["LoggedCatalog"]),
+    ({"input": "just text", "tools": []}, ["LoggedCatalog"]),
+    ({"object": "response", "output": [5, {"type": "message"}]}, []),
+    ({"contents": [5, {"role": "model", "parts": "x"}], "candidates": []}, []),
+    ({"candidates": [5, {"content": {"role": "model", "parts": [5]}}]}, []),
+    ({"functionCall": "not an object"}, ["shape"]),
+    ({"functionCall": {"args": {}}}, ["shape"]),
+    ({"contents": [], "tools": [5, {"functionDeclarations": "x"}, {"functionDeclarations": [5]}]}, ["shape"]),
+    (
+        {
+            "contents": [],
+            "tools": [
+                {
+                    "function_declarations": [
+                        {
+                            "name": "f",
+                            "parameters": {"type": "ARRAY", "items": {"type": "INTEGER"}, "anyOf": [True]},
+                        }
+                    ]
+                }
+            ],
+        },
+        ["LoggedCatalog"],
+    ),
+    ({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"arguments": {}}}, ["shape"]),
+    ({"jsonrpc": "2.0", "id": 2, "method": "tools/call"}, ["shape"]),
+    ({"jsonrpc": "2.0", "id": True, "method": "tools/call", "params": {"name": "a"}}, []),
+    (
+        {"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "execute_tool", "attributes": "x"}]}]}]},
+        ["shape"],
+    ),
+    ({"request": {"messages": []}, "response": "none"}, []),
+]
+
+
+@pytest.mark.parametrize(("value", "kinds"), ODD_SHAPES)
+def test_odd_shapes_are_read_or_reported_never_raised(value, kinds):
+    found = events(value)
+    assert [getattr(event, "kind", type(event).__name__) for event in found] == kinds
+
+
+def test_odd_shapes_carry_what_they_can():
+    (catalog,) = events(ODD_SHAPES[15][0])
+    assert catalog.tools[0]["inputSchema"] == {"type": "array", "items": {"type": "integer"}, "anyOf": [True]}
+    (catalog,) = events(ODD_SHAPES[7][0])
+    assert catalog.names == ("a",)
+    found = events(
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": 1}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 2, "result": {"tools": "none"}},
+    )
+    assert [event.kind for event in found] == ["shape"]
+    spans = otlp({"name": "execute_tool", "attributes": span({})["attributes"]})
+    (call,) = events(spans)
+    assert call.conversation == "<lines>" and call.key == ("", "o1")
+    assert LoggedCall("a", {}, 1, "openai", "a").key is None
+
+
+def test_an_array_document_cut_in_a_character_or_too_deep(tmp_path):
+    path = tmp_path / "log.json"
+    path.write_bytes(b'[\n  {"a": "\xc3"}\n]\n')
+    (problem,) = [event for event in read_log(path) if isinstance(event, Unreadable)]
+    assert "not UTF-8" in problem.reason
+    path.write_text("[\n" + "[" * 100_000 + "]" * 100_000 + "\n]\n")
+    (problem,) = [event for event in read_log(path) if isinstance(event, Unreadable)]
+    assert "nested too deeply" in problem.reason
+
+
+def test_a_file_that_fails_while_read_is_reported():
+    class Failing(io.BytesIO):
+        name = "flaky.jsonl"
+
+        def readline(self, size=-1):
+            raise OSError(5, "Input/output error")
+
+    (failed, end) = read_log(Failing())
+    assert (failed.kind, failed.line, end.lines) == ("file", 0, 0)
+    assert "Input/output error" in failed.reason

@@ -21,6 +21,7 @@ from ._jsonschema.schema import check_schema
 from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
 from ._lifecycle.catalogs import CatalogError
 from ._lifecycle.diff import CatalogDiff, DiffError, Finding, SchemaDiff, TextChange, ToolDiff, diff
+from ._lifecycle.replay import ReplayReport, replay
 from ._providers.mcp import ImportReport, import_mcp
 from ._registry import ToolRecord
 from ._toolregistry import ToolRegistry
@@ -43,6 +44,8 @@ __all__ = [
     "import_mcp",
     "ImportReport",
     "normalize_bfcl",
+    "replay",
+    "ReplayReport",
     "diff",
     "CatalogDiff",
     "ToolDiff",

@@ -60,7 +60,8 @@ _HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 # How far GuardedSession.refresh follows a server's tools/list before it gives up with a
 # ListingLimitError: a server that always sends another cursor, or lists without end, would otherwise
 # hold a call up for ever and fill the memory (14,807 pages, 703 MB in 20 s). Each is far past what a
-# server lists: 1,000 pages of 200 tools of a few KB each listed in about ... here.
+# server lists, and reached in seconds: in process, 1,000 pages took 1.7 s, and 10,000 tools (51 pages
+# of 200) 1.6 s and 14 MB (docs/reliability.md).
 MAX_LIST_PAGES = 1_000
 MAX_LISTED_TOOLS = 10_000
 LIST_SECONDS = 60.0

@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import json
+import json.scanner
 import os
 import re
 from collections import OrderedDict
@@ -181,10 +182,18 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _WHITESPACE = " \t\n\r"
 
 
+# The C scanner json.loads runs, called without the two Python functions around it (a tenth of a
+# short line's reading).
+_SCAN: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]
+
+
 def _parsed(text: str) -> tuple[Any, str | None]:
     """One line's JSON value, or None and why it is none."""
     try:
-        return _DECODER.decode(text), None
+        start = len(text) - len(text.lstrip(_WHITESPACE)) if text[:1] in _WHITESPACE else 0
+        value, end = _SCAN(text, start)
+    except StopIteration as stop:  # no value where one must start
+        return None, f"not JSON: Expecting value at column {stop.value + 1}"
     except json.JSONDecodeError as error:
         return None, f"not JSON: {error.msg} at column {error.colno}"
     except _NotJSON as error:
@@ -193,16 +202,20 @@ def _parsed(text: str) -> tuple[Any, str | None]:
         return None, "not JSON Python can read: nested too deeply"
     except ValueError:  # an integer past Python's digit limit
         return None, "not JSON Python can read: an integer with too many digits"
+    if end != len(text) and text[end:].strip(_WHITESPACE):
+        return None, f"not JSON: Extra data at column {end + 1}"
+    return value, None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _line_value(text: str) -> tuple[Any, str | None]:
+def _line_value(text: str, decoded: bool = False) -> tuple[Any, str | None]:
     """One line's JSON value, or None and why it is none; a lone surrogate (``\\ud800`` escaped, which
-    Python reads) makes no Unicode text, and would break every report that shows it."""
+    Python reads) makes no Unicode text, and would break every report that shows it. Text ``decoded``
+    from UTF-8 holds none unescaped."""
     value, reason = _parsed(text)
-    if reason is None and ("\\ud" in text or "\\uD" in text or _SURROGATE.search(text)):
+    if reason is None and ("\\ud" in text or "\\uD" in text or (not decoded and _SURROGATE.search(text))):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError as error:
@@ -222,13 +235,15 @@ class _Source:
     calling: int = 0
     pending: OrderedDict[Any, tuple[str, str | None, bool]] = field(default_factory=OrderedDict)
     values: int = 0
+    # The events of the value being read: readers append to it, the source's loop hands them on.
+    out: list[Event] = field(default_factory=list)
 
     def next_turn(self) -> int:
         self.turn += 1
         return self.turn
 
 
-@dataclass
+@dataclass(slots=True)
 class _At:
     """Where a value stands: its source, line and the conversation it belongs to."""
 
@@ -286,7 +301,9 @@ def _events(paths_or_lines: LogSource, form: str | None) -> Iterator[Event]:
         else:
             value = item
         lines.values += 1
-        yield from _read_value(value, at)
+        _read_value(value, at)
+        yield from lines.out
+        lines.out.clear()
     if number:
         yield SourceRead(lines.name, number, lines.values)
 
@@ -303,28 +320,28 @@ def _read_path(path: str, form: str | None) -> Iterator[Event]:
 
 
 def _read_file(file: IO[bytes] | IO[str], source: _Source, form: str | None) -> Iterator[Event]:
-    number = 0
+    number, out = 0, source.out
     try:
         while True:
             raw = file.readline(MAX_LINE_BYTES + 1)
             if not raw:
                 break
             number += 1
-            text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-            if len(raw) > MAX_LINE_BYTES and not text.endswith("\n"):
+            if len(raw) > MAX_LINE_BYTES and raw[-1:] not in (b"\n", "\n"):
                 _skip_rest_of_line(file)
                 yield Unreadable(source.name, number, "json", f"longer than {MAX_LINE_BYTES:,} bytes")
                 continue
-            if isinstance(raw, bytes) and "\ufffd" in text:
-                try:
-                    raw.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    yield Unreadable(source.name, number, "json", f"not UTF-8 text (byte {error.start})")
-                    continue
-            value, reason = _line_value(text)
+            try:
+                text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+            except UnicodeDecodeError as error:
+                yield Unreadable(source.name, number, "json", f"not UTF-8 text (byte {error.start})")
+                continue
+            value, reason = _line_value(text, isinstance(raw, bytes))
             if reason is None:
                 source.values += 1
-                yield from _read_value(value, _At(source, number, source.name, form))
+                _read_value(value, _At(source, number, source.name, form))
+                yield from out
+                out.clear()
                 continue
             stripped = text.lstrip(_WHITESPACE)
             if not stripped:
@@ -339,7 +356,9 @@ def _read_file(file: IO[bytes] | IO[str], source: _Source, form: str | None) -> 
                         yield Unreadable(source.name, line, "json", why)
                     else:
                         source.values += 1
-                        yield from _read_value(found, _At(source, line, source.name, form))
+                        _read_value(found, _At(source, line, source.name, form))
+                        yield from out
+                        out.clear()
                 break
             yield Unreadable(source.name, number, "json", reason)
     except OSError as error:
@@ -454,26 +473,30 @@ def _reason(error: BaseException) -> str:
 # -- one value, by its shape --------------------------------------------------------------------------
 
 
-def _read_value(value: Any, at: _At) -> Iterator[Event]:
+def _read_value(value: Any, at: _At) -> None:
     if isinstance(value, list):  # a batch of values on one line (JSON-RPC batches)
         for item in value:
             if isinstance(item, dict):
-                yield from _read_one(item, at)
+                _read_one(item, at)
             else:
-                yield _unknown_form(item, at)
+                at.source.out.append(_unknown_form(item, at))
         return
     if not isinstance(value, dict):
-        yield _unknown_form(value, at)
+        at.source.out.append(_unknown_form(value, at))
         return
-    yield from _read_one(value, at)
+    _read_one(value, at)
 
 
-def _read_one(value: dict[str, Any], at: _At) -> Iterator[Event]:
-    for forms, recognises, read in _READERS:
+def _read_one(value: dict[str, Any], at: _At) -> None:
+    # Only the readers one of whose keys the value holds are asked, in the table's order.
+    triggered = _TRIGGERED
+    candidates = {index for key in value for index in triggered.get(key, ())}
+    for index in sorted(candidates) if len(candidates) > 1 else candidates:
+        forms, _, recognises, read = _READERS[index]
         if (at.forced is None or at.forced in forms) and recognises(value):
-            yield from read(value, at)
+            read(value, at)
             return
-    yield _unknown_form(value, at)
+    at.source.out.append(_unknown_form(value, at))
 
 
 def _unknown_form(value: Any, at: _At) -> Unreadable:
@@ -589,46 +612,52 @@ def malformed_kind(problem: str) -> str:
 # -- OpenAI Chat Completions ---------------------------------------------------------------------------
 
 
-def _chat_message(message: dict[str, Any], at: _At) -> Iterator[Event]:
+def _chat_message(message: dict[str, Any], at: _At) -> None:
     role = message.get("role")
     if role == "tool":
         call_id = message.get("tool_call_id")
         if isinstance(call_id, str):
-            yield LoggedAnswer(call_id, None, at.line, "openai", at.source.name, at.conversation)
+            at.source.out.append(
+                LoggedAnswer(call_id, None, at.line, "openai", at.source.name, at.conversation)
+            )
         else:
-            yield _shape_problem(at, "an OpenAI tool message without a tool_call_id string")
+            at.source.out.append(_shape_problem(at, "an OpenAI tool message without a tool_call_id string"))
         return
     calls = message.get("tool_calls")
     if not calls:
         return
     if not isinstance(calls, list):
-        yield _shape_problem(at, "an OpenAI assistant message whose tool_calls is not a list")
+        at.source.out.append(_shape_problem(at, "an OpenAI assistant message whose tool_calls is not a list"))
         return
     turn = at.source.next_turn()
     for call in calls:
         if isinstance(call, dict) and isinstance(call.get("function"), dict):
-            yield _call("openai", call, call["function"].get("arguments", ""), turn, at)
+            at.source.out.append(_call("openai", call, call["function"].get("arguments", ""), turn, at))
         else:
-            yield _shape_problem(at, "an item of tool_calls that is no {function: {name, arguments}}")
+            at.source.out.append(
+                _shape_problem(at, "an item of tool_calls that is no {function: {name, arguments}}")
+            )
 
 
 def _is_chat_completion(value: dict[str, Any]) -> bool:
     return isinstance(value.get("choices"), list)
 
 
-def _read_chat_completion(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_chat_completion(value: dict[str, Any], at: _At) -> None:
     for choice in value["choices"]:
         message = choice.get("message") if isinstance(choice, dict) else None
         if isinstance(message, dict):
-            yield from _chat_message(message, at)
+            _chat_message(message, at)
 
 
 def _is_lone_chat_call(value: dict[str, Any]) -> bool:
     return value.get("type") == "function" and isinstance(value.get("function"), dict) and "id" in value
 
 
-def _read_lone_chat_call(value: dict[str, Any], at: _At) -> Iterator[Event]:
-    yield _call("openai", value, value["function"].get("arguments", ""), at.source.next_turn(), at)
+def _read_lone_chat_call(value: dict[str, Any], at: _At) -> None:
+    at.source.out.append(
+        _call("openai", value, value["function"].get("arguments", ""), at.source.next_turn(), at)
+    )
 
 
 # -- Anthropic Messages and the message records both share ----------------------------------------------
@@ -644,18 +673,18 @@ def _message_form(message: dict[str, Any]) -> str:
     return "anthropic"
 
 
-def _read_message(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_message(value: dict[str, Any], at: _At) -> None:
     form = _message_form(value)
     if at.forced is not None and at.forced != form:
-        yield _unknown_form(value, at)
+        at.source.out.append(_unknown_form(value, at))
         return
     if form == "openai":
-        yield from _chat_message(value, at)
+        _chat_message(value, at)
     else:
-        yield from _anthropic_message(value, at)
+        _anthropic_message(value, at)
 
 
-def _anthropic_message(message: dict[str, Any], at: _At) -> Iterator[Event]:
+def _anthropic_message(message: dict[str, Any], at: _At) -> None:
     content = message.get("content")
     if not isinstance(content, list):
         return
@@ -665,9 +694,11 @@ def _anthropic_message(message: dict[str, Any], at: _At) -> Iterator[Event]:
             continue
         kind = block.get("type")
         if kind == "tool_use":
-            yield _call("anthropic", block, block.get("input", {}), turn or at.source.next_turn(), at)
+            at.source.out.append(
+                _call("anthropic", block, block.get("input", {}), turn or at.source.next_turn(), at)
+            )
         elif kind == "tool_result":
-            yield _tool_result(block, at)
+            at.source.out.append(_tool_result(block, at))
 
 
 def _tool_result(block: dict[str, Any], at: _At) -> Event:
@@ -683,35 +714,35 @@ def _is_anthropic_block(value: dict[str, Any]) -> bool:
     return value.get("type") in ("tool_use", "tool_result")
 
 
-def _read_anthropic_block(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_anthropic_block(value: dict[str, Any], at: _At) -> None:
     if value["type"] == "tool_result":
-        yield _tool_result(value, at)
+        at.source.out.append(_tool_result(value, at))
     else:
-        yield _call("anthropic", value, value.get("input", {}), at.source.next_turn(), at)
+        at.source.out.append(_call("anthropic", value, value.get("input", {}), at.source.next_turn(), at))
 
 
 def _is_messages_record(value: dict[str, Any]) -> bool:
     return isinstance(value.get("messages"), list)
 
 
-def _read_messages_record(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_messages_record(value: dict[str, Any], at: _At) -> None:
     """A request record (OpenAI Chat or Anthropic): its tools, then its messages, one conversation."""
     at = _At(at.source, at.line, f"{at.source.name}:{at.line}", at.forced)
-    yield from _tools_of(value, at)
+    _tools_of(value, at)
     for message in value["messages"]:
         if isinstance(message, dict) and "role" in message:
             form = _message_form(message)
             if at.forced is None or at.forced == form:
-                yield from (_chat_message if form == "openai" else _anthropic_message)(message, at)
+                (_chat_message if form == "openai" else _anthropic_message)(message, at)
 
 
-def _tools_of(record: dict[str, Any], at: _At) -> Iterator[Event]:
+def _tools_of(record: dict[str, Any], at: _At) -> None:
     """The catalog a request record shows, in the form its tools are written in."""
     tools = record.get("tools")
     if tools is None:
         return
     if not isinstance(tools, list):
-        yield _shape_problem(at, "a request record whose tools is not a list")
+        at.source.out.append(_shape_problem(at, "a request record whose tools is not a list"))
         return
     form = _tools_form(tools)
     if form == "gemini":
@@ -723,9 +754,9 @@ def _tools_of(record: dict[str, Any], at: _At) -> Iterator[Event]:
     try:
         entries = catalog_entries(tools)
     except ToolregError as error:
-        yield _shape_problem(at, f"a request record's tools: {printable(str(error))}")
+        at.source.out.append(_shape_problem(at, f"a request record's tools: {printable(str(error))}"))
         return
-    yield _catalog(entries, form, at, replaces=True)
+    at.source.out.append(_catalog(entries, form, at, replaces=True))
 
 
 def _tools_form(tools: list[Any]) -> str:
@@ -756,11 +787,13 @@ def _is_responses_item(value: dict[str, Any]) -> bool:
     return value.get("type") in ("function_call", "function_call_output")
 
 
-def _read_responses_item(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_responses_item(value: dict[str, Any], at: _At) -> None:
     if value["type"] == "function_call":
-        yield _call("openai-responses", value, value.get("arguments", ""), at.source.next_turn(), at)
+        at.source.out.append(
+            _call("openai-responses", value, value.get("arguments", ""), at.source.next_turn(), at)
+        )
     else:
-        yield _function_call_output(value, at)
+        at.source.out.append(_function_call_output(value, at))
 
 
 def _function_call_output(item: dict[str, Any], at: _At) -> Event:
@@ -770,7 +803,7 @@ def _function_call_output(item: dict[str, Any], at: _At) -> Event:
     return LoggedAnswer(call_id, None, at.line, "openai-responses", at.source.name, at.conversation)
 
 
-def _responses_items(items: list[Any], at: _At) -> Iterator[Event]:
+def _responses_items(items: list[Any], at: _At) -> None:
     """Items of a response's output or a request's input: consecutive function calls are one turn."""
     turn = 0
     for item in items:
@@ -779,11 +812,11 @@ def _responses_items(items: list[Any], at: _At) -> Iterator[Event]:
         kind = item.get("type")
         if kind == "function_call":
             turn = turn or at.source.next_turn()
-            yield _call("openai-responses", item, item.get("arguments", ""), turn, at)
+            at.source.out.append(_call("openai-responses", item, item.get("arguments", ""), turn, at))
             continue
         turn = 0
         if kind == "function_call_output":
-            yield _function_call_output(item, at)
+            at.source.out.append(_function_call_output(item, at))
 
 
 def _is_response_object(value: dict[str, Any]) -> bool:
@@ -792,19 +825,19 @@ def _is_response_object(value: dict[str, Any]) -> bool:
     )
 
 
-def _read_response_object(value: dict[str, Any], at: _At) -> Iterator[Event]:
-    yield from _responses_items(value["output"], at)
+def _read_response_object(value: dict[str, Any], at: _At) -> None:
+    _responses_items(value["output"], at)
 
 
 def _is_responses_request(value: dict[str, Any]) -> bool:
     return "input" in value and ("tools" in value or isinstance(value["input"], list))
 
 
-def _read_responses_request(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_responses_request(value: dict[str, Any], at: _At) -> None:
     at = _At(at.source, at.line, f"{at.source.name}:{at.line}", at.forced)
-    yield from _tools_of(value, at)
+    _tools_of(value, at)
     if isinstance(value["input"], list):
-        yield from _responses_items(value["input"], at)
+        _responses_items(value["input"], at)
 
 
 # -- Gemini ----------------------------------------------------------------------------------------------
@@ -822,54 +855,56 @@ def _is_gemini(value: dict[str, Any]) -> bool:
     )
 
 
-def _read_gemini(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_gemini(value: dict[str, Any], at: _At) -> None:
     if isinstance(value.get("contents"), list):  # a request record
         at = _At(at.source, at.line, f"{at.source.name}:{at.line}", at.forced)
-        yield from _tools_of(value, at)
+        _tools_of(value, at)
         for content in value["contents"]:
             if isinstance(content, dict):
-                yield from _gemini_content(content, at)
+                _gemini_content(content, at)
     elif isinstance(value.get("candidates"), list):  # a response
         for candidate in value["candidates"]:
             content = candidate.get("content") if isinstance(candidate, dict) else None
             if isinstance(content, dict):
-                yield from _gemini_content(content, at)
+                _gemini_content(content, at)
     elif isinstance(value.get("parts"), list):
-        yield from _gemini_content(value, at)
+        _gemini_content(value, at)
     else:
-        yield from _gemini_part(value, at, 0)
+        _gemini_part(value, at, 0)
 
 
-def _gemini_content(content: dict[str, Any], at: _At) -> Iterator[Event]:
+def _gemini_content(content: dict[str, Any], at: _At) -> None:
     parts = content.get("parts")
     if not isinstance(parts, list):
         return
     turn = at.source.next_turn() if content.get("role") == "model" else 0
     for part in parts:
         if isinstance(part, dict):
-            yield from _gemini_part(part, at, turn)
+            _gemini_part(part, at, turn)
 
 
-def _gemini_part(part: dict[str, Any], at: _At, turn: int) -> Iterator[Event]:
+def _gemini_part(part: dict[str, Any], at: _At, turn: int) -> None:
     function = next((part[key] for key in _FUNCTION_CALL if part.get(key) is not None), None)
     if function is not None:
         if not isinstance(function, dict):
-            yield _shape_problem(at, "a Gemini functionCall that is not an object")
+            at.source.out.append(_shape_problem(at, "a Gemini functionCall that is not an object"))
             return
-        yield _call("gemini", part, function.get("args"), turn or at.source.next_turn(), at)
+        at.source.out.append(_call("gemini", part, function.get("args"), turn or at.source.next_turn(), at))
         return
     response = next((part[key] for key in _FUNCTION_RESPONSE if part.get(key) is not None), None)
     if response is None:
         return
     if not isinstance(response, dict) or not isinstance(response.get("name"), str):
-        yield _shape_problem(at, "a Gemini functionResponse without a name string")
+        at.source.out.append(_shape_problem(at, "a Gemini functionResponse without a name string"))
         return
     call_id = response.get("id") if isinstance(response.get("id"), str) else None
     answer = response.get("response")
     error = isinstance(answer, dict) and "error" in answer
     sent = response["name"]
     name = PROVIDERS["gemini"].names.toolreg_name(sent)
-    yield LoggedAnswer(call_id, error, at.line, "gemini", at.source.name, at.conversation, sent, name)
+    at.source.out.append(
+        LoggedAnswer(call_id, error, at.line, "gemini", at.source.name, at.conversation, sent, name)
+    )
 
 
 def _gemini_tool(tool: Any) -> Any:
@@ -922,7 +957,7 @@ def _is_jsonrpc(value: dict[str, Any]) -> bool:
     return value.get("jsonrpc") == "2.0"
 
 
-def _read_jsonrpc(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_jsonrpc(value: dict[str, Any], at: _At) -> None:
     source = at.source
     method = value.get("method")
     if method == "initialize":
@@ -940,13 +975,13 @@ def _read_jsonrpc(value: dict[str, Any], at: _At) -> Iterator[Event]:
         params = value.get("params")
         if method == "tools/call":
             if not isinstance(params, dict):
-                yield _shape_problem(at, "a tools/call request without params")
+                at.source.out.append(_shape_problem(at, "a tools/call request without params"))
                 return
             source.calling = source.calling or source.next_turn()
             found = _call("mcp", params, params.get("arguments"), source.calling, at, pending_key)
             if isinstance(found, LoggedCall):
                 _remember(source, pending_key, (method, found.tool, False))
-            yield found
+            at.source.out.append(found)
         elif method == "tools/list":
             cursor = isinstance(params, dict) and params.get("cursor") is not None
             _remember(source, pending_key, (method, None, bool(cursor)))
@@ -962,26 +997,30 @@ def _read_jsonrpc(value: dict[str, Any], at: _At) -> Iterator[Event]:
         try:
             entries = catalog_entries(result)
         except ToolregError as error:
-            yield _shape_problem(at, f"a tools/list result: {printable(str(error))}")
+            at.source.out.append(_shape_problem(at, f"a tools/list result: {printable(str(error))}"))
             return
-        yield _catalog(entries, "mcp", at, replaces=not paged)
+        at.source.out.append(_catalog(entries, "mcp", at, replaces=not paged))
         return
     name = PROVIDERS["mcp"].names.toolreg_name(sent) if sent is not None else None
     if not isinstance(result, dict):  # a JSON-RPC error: the call was refused
-        yield LoggedAnswer(pending_key, True, at.line, "mcp", source.name, at.conversation, sent, name)
+        at.source.out.append(
+            LoggedAnswer(pending_key, True, at.line, "mcp", source.name, at.conversation, sent, name)
+        )
         return
     has_output = "structuredContent" in result
-    yield LoggedAnswer(
-        pending_key,
-        result.get("isError") is True,
-        at.line,
-        "mcp",
-        source.name,
-        at.conversation,
-        sent,
-        name,
-        result.get("structuredContent"),
-        has_output,
+    at.source.out.append(
+        LoggedAnswer(
+            pending_key,
+            result.get("isError") is True,
+            at.line,
+            "mcp",
+            source.name,
+            at.conversation,
+            sent,
+            name,
+            result.get("structuredContent"),
+            has_output,
+        )
     )
 
 
@@ -998,7 +1037,7 @@ def _is_otlp(value: dict[str, Any]) -> bool:
     return isinstance(value.get("resourceSpans"), list)
 
 
-def _read_otlp(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_otlp(value: dict[str, Any], at: _At) -> None:
     spans: list[dict[str, Any]] = []
     for resource in value["resourceSpans"]:
         scopes = resource.get("scopeSpans") if isinstance(resource, dict) else None
@@ -1013,7 +1052,7 @@ def _read_otlp(value: dict[str, Any], at: _At) -> Iterator[Event]:
         operation = attributes.get("gen_ai.operation.name")
         if operation != "execute_tool" and not str(span.get("name", "")).startswith("execute_tool"):
             continue
-        yield from _tool_span(span, attributes, turns, at)
+        _tool_span(span, attributes, turns, at)
 
 
 def _started(span: dict[str, Any]) -> int:
@@ -1024,12 +1063,10 @@ def _started(span: dict[str, Any]) -> int:
         return 0
 
 
-def _tool_span(
-    span: dict[str, Any], attributes: dict[str, Any], turns: dict[Any, int], at: _At
-) -> Iterator[Event]:
+def _tool_span(span: dict[str, Any], attributes: dict[str, Any], turns: dict[Any, int], at: _At) -> None:
     sent = attributes.get("gen_ai.tool.name")
     if not isinstance(sent, str):
-        yield _shape_problem(at, "an execute_tool span without gen_ai.tool.name")
+        at.source.out.append(_shape_problem(at, "an execute_tool span without gen_ai.tool.name"))
         return
     conversation = attributes.get("gen_ai.conversation.id")
     trace = span.get("traceId")
@@ -1049,14 +1086,18 @@ def _tool_span(
     raw = attributes.get("gen_ai.tool.call.arguments", {})
     # JSON text (a stringValue) is read as OpenAI's arguments are; an object (a kvlistValue) as MCP's.
     arguments, problem = read_arguments(raw) if isinstance(raw, str) else object_arguments(raw)
-    yield _logged(
-        ToolCall("otel", call_id, sent, sent, arguments, problem), "otel", raw, turns[parent], at, call_id
+    at.source.out.append(
+        _logged(
+            ToolCall("otel", call_id, sent, sent, arguments, problem), "otel", raw, turns[parent], at, call_id
+        )
     )
     if "gen_ai.tool.call.result" in attributes:
         status = span.get("status")
         code = status.get("code") if isinstance(status, dict) else None
         error = code in (2, "STATUS_CODE_ERROR") or "error.type" in attributes
-        yield LoggedAnswer(call_id, error, at.line, "otel", at.source.name, at.conversation, sent, sent)
+        at.source.out.append(
+            LoggedAnswer(call_id, error, at.line, "otel", at.source.name, at.conversation, sent, sent)
+        )
 
 
 def _attributes(listed: Any, depth: int = 0) -> dict[str, Any]:
@@ -1100,30 +1141,44 @@ def _is_exchange(value: dict[str, Any]) -> bool:
     return isinstance(value.get("request"), dict) or isinstance(value.get("response"), dict)
 
 
-def _read_exchange(value: dict[str, Any], at: _At) -> Iterator[Event]:
+def _read_exchange(value: dict[str, Any], at: _At) -> None:
     """``{"request": ..., "response": ...}``, as harnesses log an exchange: one conversation."""
     conversation = f"{at.source.name}:{at.line}"
     for part in ("request", "response"):
         inner = value.get(part)
         if isinstance(inner, dict):
-            yield from _read_one(inner, _At(at.source, at.line, conversation, at.forced))
+            _read_one(inner, _At(at.source, at.line, conversation, at.forced))
 
 
-# Each form's readers, in the order shapes are tried: the most particular first.
+# Each form's readers, in the order shapes are tried (the most particular first), each with the keys
+# a value it reads holds at least one of.
 _Reader = tuple[
-    tuple[str, ...], Callable[[dict[str, Any]], bool], Callable[[dict[str, Any], _At], Iterator[Event]]
+    tuple[str, ...], tuple[str, ...], Callable[[dict[str, Any]], bool], Callable[[dict[str, Any], _At], None]
 ]
+_GEMINI_KEYS = ("contents", "candidates", "parts", *_FUNCTION_CALL, *_FUNCTION_RESPONSE)
 _READERS: tuple[_Reader, ...] = (
-    (("otel",), _is_otlp, _read_otlp),
-    (("mcp",), _is_jsonrpc, _read_jsonrpc),
-    (("openai",), _is_chat_completion, _read_chat_completion),
-    (("openai-responses",), _is_responses_item, _read_responses_item),
-    (("openai-responses",), _is_response_object, _read_response_object),
-    (("gemini",), _is_gemini, _read_gemini),
-    (("openai", "anthropic"), _is_messages_record, _read_messages_record),
-    (("openai-responses",), _is_responses_request, _read_responses_request),
-    (("openai", "anthropic"), _is_message, _read_message),
-    (("anthropic",), _is_anthropic_block, _read_anthropic_block),
-    (("openai",), _is_lone_chat_call, _read_lone_chat_call),
-    (FORMS, _is_exchange, _read_exchange),
+    (("otel",), ("resourceSpans",), _is_otlp, _read_otlp),
+    (("mcp",), ("jsonrpc",), _is_jsonrpc, _read_jsonrpc),
+    (("openai",), ("choices",), _is_chat_completion, _read_chat_completion),
+    (("openai-responses",), ("type",), _is_responses_item, _read_responses_item),
+    (("openai-responses",), ("output",), _is_response_object, _read_response_object),
+    (("gemini",), _GEMINI_KEYS, _is_gemini, _read_gemini),
+    (("openai", "anthropic"), ("messages",), _is_messages_record, _read_messages_record),
+    (("openai-responses",), ("input",), _is_responses_request, _read_responses_request),
+    (("openai", "anthropic"), ("role",), _is_message, _read_message),
+    (("anthropic",), ("type",), _is_anthropic_block, _read_anthropic_block),
+    (("openai",), ("function",), _is_lone_chat_call, _read_lone_chat_call),
+    (FORMS, ("request", "response"), _is_exchange, _read_exchange),
 )
+
+
+def _triggered() -> dict[str, tuple[int, ...]]:
+    """Each key, and the readers (by their place in the table) a value holding it may be for."""
+    found: dict[str, tuple[int, ...]] = {}
+    for index, reader in enumerate(_READERS):
+        for key in reader[1]:
+            found[key] = (*found.get(key, ()), index)
+    return found
+
+
+_TRIGGERED = _triggered()

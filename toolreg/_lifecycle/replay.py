@@ -339,6 +339,11 @@ class ReplayReport:
         """The fraction of failed calls answered with their errors that the model repaired."""
         return _fraction(self.repaired, self.answered_failed)
 
+    def render(self, report_format: str = "text") -> str:
+        """The report as ``"text"`` (a table), ``"markdown"`` or ``"json"`` (:meth:`to_dict`, ASCII only),
+        as ``toolreg replay`` prints it; every name and message escaped as printable text."""
+        return render(self, report_format)
+
     def to_dict(self) -> dict[str, Any]:
         """The report as plain JSON values, in the shape :attr:`SCHEMA` describes."""
         totals = {name: getattr(self, name) for name in _TOTALS}
@@ -374,8 +379,8 @@ class _Top:
 
     __slots__ = ("capacity", "counts", "first", "overflowed")
 
-    def __init__(self, capacity: int = MAX_TRACKED) -> None:
-        self.capacity = capacity
+    def __init__(self) -> None:
+        self.capacity = MAX_TRACKED
         self.counts: dict[Any, int] = {}
         self.first: dict[Any, str] = {}
         self.overflowed = False
@@ -462,32 +467,38 @@ class _Entry:
 
 class _Validators:
     """Every tool a replay has seen, registered once in one registry under a name of its own (catalogs
-    name tools in ways toolreg's names do not allow); tools of equal schemas share a validator. The
-    least recent past a bound are removed, so a log whose catalog keeps changing stays bounded."""
+    name tools in ways toolreg's names do not allow); tools of equal schemas share a validator. Past
+    a bound, the tools no catalog in use holds are removed, so a log whose catalog keeps changing
+    stays bounded."""
 
     def __init__(self) -> None:
         self.registry = ToolRegistry()
-        self.cache: OrderedDict[str, tuple[dict[str, Any], _Entry]] = OrderedDict()
+        # Each name's tools as written, with their entries: catalogs may give one name several schemas.
+        self.variants: dict[str, list[tuple[dict[str, Any], _Entry]]] = {}
         self.count = 0
         self.refused: list[tuple[str, str]] = []
-        self.in_force: set[str] = set()
 
     def entry(self, tool: dict[str, Any]) -> _Entry:
-        name = tool["name"]
-        cached = self.cache.get(name)
-        if cached is not None and cached[0] == tool:
-            self.cache.move_to_end(name)
-            return cached[1]
+        variants = self.variants.setdefault(tool["name"], [])
+        for written, entry in variants:
+            if written == tool:
+                return entry
         entry = self._register(tool)
-        self.cache[name] = (tool, entry)
-        self.cache.move_to_end(name)
-        if cached is not None and cached[1].internal is not None:
-            self.registry.unregister(cached[1].internal)
-        while len(self.cache) > 4 * MAX_TOOLS:
-            _, (_, dropped) = self.cache.popitem(last=False)
-            if dropped.internal is not None:
-                self.registry.unregister(dropped.internal)
+        variants.append((tool, entry))
         return entry
+
+    def prune(self, in_use: Iterable[_Entry]) -> None:
+        """Remove the tools no catalog in use holds, once more than a bound are registered."""
+        if len(self.registry) <= 4 * MAX_TOOLS:
+            return
+        kept = {id(entry) for entry in in_use}
+        for name, variants in list(self.variants.items()):
+            for _, entry in variants:
+                if id(entry) not in kept and entry.internal is not None:
+                    self.registry.unregister(entry.internal)
+            variants[:] = [(written, entry) for written, entry in variants if id(entry) in kept]
+            if not variants:
+                del self.variants[name]
 
     def _register(self, tool: dict[str, Any]) -> _Entry:
         self.count += 1
@@ -556,6 +567,7 @@ class _Replay:
         self.window = window
         self.mask = mask
         self.validators = _Validators()
+        self.validate = self.validators.registry.validate
         self.given = (
             None if given is None else _catalog_of(given, (tool["name"] for tool in given), self.validators)
         )
@@ -589,7 +601,7 @@ class _Replay:
         if event.turn != conversation.last_turn:
             conversation.turns += 1
             conversation.last_turn = event.turn
-        key = event.key
+        key = None if event.call_id is None else event.key
         if key is not None and event.form != "mcp":
             seen = self.calls.get(key)
             if seen is not None:  # logged again: its state goes on, its figures were counted
@@ -635,8 +647,8 @@ class _Replay:
         if entry.internal is None:
             totals["unjudged"] += 1
             return _Call(None, False, False)
-        figures = self.figures(name)
-        errors = self.validators.registry.validate(entry.internal, event.arguments)
+        figures = self.tools.get(name) or self.figures(name)
+        errors = self.validate(entry.internal, event.arguments)
         if figures is not None:
             figures.calls += 1
         if not errors:
@@ -772,6 +784,8 @@ class _Replay:
             self.shown = shown
         else:
             self.shown = {**self.shown, **shown}
+        in_use = [entry for _, entry in self.shown.values()]
+        self.validators.prune(in_use + [entry for _, entry in (self.given or {}).values()])
 
     def problem(self, event: Unreadable) -> None:
         self.unreadable[event.kind] += 1
