@@ -14,8 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,8 @@ from .catalogs import CatalogError, catalog_entries, read_catalog_file
 from .compare import RULES
 from .documents import Document
 from .engine import Blocked, Candidate, Comparison, Verified
-from .search import search
+from .search import Job, drawn_from
+from .search import search as run_search
 
 __all__ = [
     "diff",
@@ -306,6 +306,8 @@ class _Differ:
     def __init__(self, reading: str, search: int, seed: int) -> None:
         self.reading, self.search, self.seed = reading, search, seed
         self.declared = reading == "declared"
+        # The schemas to search once every tool is compared, by the identity of their section.
+        self.jobs: dict[int, tuple[Job, SchemaDiff]] = {}
 
     def schema(self, role: str, old: Document | None, new: Document | None) -> SchemaDiff | None:
         if old is None and new is None:
@@ -329,20 +331,31 @@ class _Differ:
         )
         widening, _ = backward.findings(backward.run())
         findings = [self._finding("breaking", item, role, forward=True) for item in verified]
-        searched = 0
-        if self.search and not verified:
-            searched, found = _searched(forward[0], breaking.verify, self.search, self.seed)
-            if found is not None:
-                findings.append(self._finding("breaking", found, role, forward=True))
         findings += [self._finding("widening", item, role, forward=False) for item in widening]
         findings += [self._unknown(block, role) for block in blocked]
-        if any(finding.kind == "breaking" for finding in findings):
-            verdict = "breaking"
-        elif blocked:
-            verdict = "unknown"
-        else:
-            verdict = "compatible"
-        return SchemaDiff(role, verdict, bool(widening), True, tuple(findings), searched)
+        verdict = "breaking" if verified else "unknown" if blocked else "compatible"
+        section = SchemaDiff(role, verdict, bool(widening), True, tuple(findings))
+        if self.search and not verified:
+            accepting = forward[0]
+            job = Job(drawn_from(accepting.root, accepting.dialect, self.declared), breaking.verify)
+            self.jobs[id(section)] = (job, section)
+        return section
+
+    def searched(self, section: SchemaDiff | None) -> SchemaDiff | None:
+        """``section`` with what the search found in it: its draws, and a witness if it found one."""
+        if section is None or id(section) not in self.jobs:
+            return section
+        job, _ = self.jobs[id(section)]
+        if job.found is None:
+            return replace(section, searched=job.drawn)
+        value, errors = job.found
+        first = errors[0] if errors else None
+        note = "A seeded search found a value {A} accepts and {R} refuses"
+        where = tuple(_tokens(first.path)) if first is not None else ()
+        refusing_path = first.schema_path if first is not None else None
+        candidate = Candidate("search", None, refusing_path, where, value, note)
+        found = self._finding("breaking", Verified(candidate, errors), section.role, forward=True)
+        return replace(section, verdict="breaking", findings=(found, *section.findings), searched=job.drawn)
 
     def _finding(self, kind: str, item: Verified, role: str, *, forward: bool) -> Finding:
         candidate = item.candidate
@@ -414,26 +427,6 @@ class _Differ:
         )
 
 
-def _searched(
-    accepting: Document, verify: Callable[[Any], tuple[ValidationError, ...] | None], count: int, seed: int
-) -> tuple[int, Verified | None]:
-    drawn, found = search(accepting.root, verify, count, seed)
-    if found is None:
-        return drawn, None
-    value, errors = found
-    first = errors[0] if errors else None
-    note = "A seeded search found a value {A} accepts and {R} refuses"
-    candidate = Candidate(
-        "search",
-        None,
-        first.schema_path if first is not None else None,
-        tuple(_tokens(first.path)) if first is not None else (),
-        value,
-        note,
-    )
-    return drawn, Verified(candidate, errors)
-
-
 def _tokens(pointer: str) -> list[str | int]:
     return [int(token) if token.isdigit() else token for token in split(pointer)]
 
@@ -498,4 +491,15 @@ def diff(old: Any, new: Any, *, callers: str = "declared", search: int = 0, seed
             tools.append(differ.tool(name, before[renamed[name]], tool, renamed_from=renamed[name]))
         else:
             tools.append(differ.tool(name, before.get(name), tool))
+    if differ.jobs:
+        run_search([job for job, _ in differ.jobs.values()], search, seed)
+        tools = [_with_search(differ, tool) for tool in tools]
     return CatalogDiff(callers, tuple(tools), search, seed)
+
+
+def _with_search(differ: _Differ, tool: ToolDiff) -> ToolDiff:
+    sections = differ.searched(tool.input), differ.searched(tool.output)
+    verdict = tool.verdict
+    if tool.status == "changed":
+        verdict = _worst(section.verdict for section in sections if section is not None)
+    return replace(tool, input=sections[0], output=sections[1], verdict=verdict)

@@ -1,6 +1,12 @@
-"""The seeded search of ``toolreg.diff(search=N)``: instances of the old schema drawn by
-hypothesis-jsonschema, each handed to the comparison's own verification (the old schema accepts it
+"""The seeded search of ``toolreg.diff(search=N)``: instances of the old schemas drawn by
+hypothesis-jsonschema, each handed to its comparison's own verification (the old schema accepts it
 under the reading, the new refuses it). It looks for what the rules miss; it proves nothing.
+
+The schemas of one diff are searched a group at a time, an instance of each in every example of one
+run of hypothesis, since starting a run costs more than a few draws. The schema drawn from leaves out
+annotations, and where a schema object leaves names open it draws them with scalar values (any JSON
+there costs a tenth of a second a draw) or, under the declared reading, closes it (a draw holding
+other names would be thrown away); the instances are verified against the schemas as they are.
 
 hypothesis and hypothesis-jsonschema are imported here only, and only when a search is asked for:
 ``pip install 'pytoolreg[search]'``.
@@ -10,21 +16,66 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .._jsonschema.errors import ToolregError, ValidationError
+from .._jsonschema.vocabulary import is_annotation, subschemas
 
-__all__ = ["search", "SearchUnavailable"]
+__all__ = ["Job", "search", "drawn_from", "SearchUnavailable"]
 
 Verify = Callable[[Any], tuple[ValidationError, ...] | None]
+# Schemas drawn from in one run: what one example of hypothesis may hold is bounded.
+GROUP = 8
+_SCALARS = {"type": ["null", "boolean", "number", "string"]}
+_OPENING = frozenset({"additionalProperties", "patternProperties", "unevaluatedProperties"})
 
 
 class SearchUnavailable(ToolregError, ImportError):
     """A search was asked for without the packages it runs on; the message says how to get them."""
 
 
-class _Found(Exception):
-    """Raised inside the search to end it at its first witness."""
+@dataclass
+class Job:
+    """One schema to search: what to draw from, how to verify a draw, and what came of it."""
+
+    schema: Any
+    verify: Verify
+    drawn: int = 0
+    found: tuple[Any, tuple[ValidationError, ...]] | None = None
+    strategy: Any = None
+    readable: bool = True
+
+
+def drawn_from(schema: Any, dialect: str, closed: bool) -> Any:
+    """The schema hypothesis-jsonschema draws from: without annotations, and where a schema object
+    of objects leaves names open, with ``"additionalProperties": false`` when ``closed`` and it
+    declares names, else scalars there."""
+    if not isinstance(schema, dict):
+        return schema
+    copied = {
+        keyword: value
+        for keyword, value in schema.items()
+        if keyword == "$schema" or not is_annotation(keyword)
+    }
+    for tokens, subschema in subschemas(schema, dialect):
+        if len(tokens) == 1:
+            copied[str(tokens[0])] = drawn_from(subschema, dialect, closed)
+            continue
+        keyword, key = tokens
+        holder = copied[str(keyword)]
+        if holder is schema[keyword]:
+            holder = copied[str(keyword)] = list(holder) if isinstance(holder, list) else dict(holder)
+        holder[key] = drawn_from(subschema, dialect, closed)
+    declares = isinstance(schema.get("properties"), dict)
+    if not (_OPENING & schema.keys()) and (declares or _objects(schema)):
+        copied["additionalProperties"] = False if closed and declares else _SCALARS
+    return copied
+
+
+def _objects(schema: dict[str, Any]) -> bool:
+    declared = schema.get("type")
+    return declared == "object" or (isinstance(declared, list) and "object" in declared)
 
 
 def _packages() -> tuple[Any, Any]:
@@ -39,28 +90,33 @@ def _packages() -> tuple[Any, Any]:
     return hypothesis, hypothesis_jsonschema
 
 
-def search(
-    schema: Any, verify: Verify, count: int, seed: int
-) -> tuple[int, tuple[Any, tuple[ValidationError, ...]] | None]:
-    """Draw up to ``count`` instances of ``schema`` (seeded by ``seed``) and return how many were
-    drawn, and the first that ``verify`` confirms as a witness with its errors (or None). A schema
-    hypothesis-jsonschema cannot read draws nothing."""
+def search(jobs: list[Job], count: int, seed: int) -> None:
+    """Draw up to ``count`` instances for each job in runs of hypothesis seeded by ``seed``, each run
+    drawing one instance for each of :data:`GROUP` jobs in every example (hypothesis wants what an
+    example draws to depend on its own choices only); each job records how many it drew and its first
+    verified witness. A schema hypothesis-jsonschema cannot read draws nothing."""
     hypothesis, hypothesis_jsonschema = _packages()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            strategy = hypothesis_jsonschema.from_schema(schema)
-    except Exception:  # a schema it does not read (a keyword it lacks, a reference it cannot follow)
-        return 0, None
-    drawn: list[Any] = []
-    found: list[tuple[Any, tuple[ValidationError, ...]]] = []
+    for job in jobs:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                job.strategy = hypothesis_jsonschema.from_schema(job.schema)
+        except Exception:  # a schema it does not read (a keyword it lacks, a reference it cannot follow)
+            job.readable = False
+    readable = [job for job in jobs if job.readable]
+    for start in range(0, len(readable), GROUP):
+        _run(hypothesis, readable[start : start + GROUP], count, seed)
 
-    def check(instance: Any) -> None:
-        drawn.append(None)
-        errors = verify(instance)
-        if errors is not None:
-            found.append((instance, errors))
-            raise _Found  # the search ends at its first witness
+
+def _run(hypothesis: Any, group: list[Job], count: int, seed: int) -> None:
+    def check(data: Any) -> None:
+        for job in group:
+            instance = data.draw(job.strategy)
+            job.drawn += 1
+            if job.found is None:
+                errors = job.verify(instance)
+                if errors is not None:
+                    job.found = (instance, errors)
 
     runner = hypothesis.settings(
         max_examples=count,
@@ -71,13 +127,10 @@ def search(
         derandomize=False,
         print_blob=False,
         verbosity=hypothesis.Verbosity.quiet,
-    )(hypothesis.seed(seed)(hypothesis.given(strategy)(check)))
+    )(hypothesis.seed(seed)(hypothesis.given(hypothesis.strategies.data())(check)))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             runner()
-    except _Found:
-        pass
     except Exception:  # hypothesis gave up drawing (every draw filtered, say): what was drawn stands
         pass
-    return len(drawn), found[0] if found else None
