@@ -533,3 +533,15 @@ def test_the_answering_stream_answers_any_exception_and_hands_on_the_messages():
     got, error = anyio.run(scenario)
     assert got == [ping]
     assert (error.id, error.error.code, error.error.message) == (None, types.PARSE_ERROR, "Parse error")
+
+    async def client_gone():
+        send, receive = anyio.create_memory_object_stream(5)
+        answers, answered = anyio.create_memory_object_stream(5)
+        await answered.aclose()  # no one reads the answers any more
+        async with send, answers:
+            await send.send(OSError("torn"))
+            await send.send(ping)
+            async with _Answered(receive, answers) as stream:
+                return await stream.receive()
+
+    assert anyio.run(client_gone) == ping  # the answer is dropped, and the messages still read

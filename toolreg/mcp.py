@@ -205,7 +205,8 @@ class _Answered:
             item = await self._read.receive()
             if not isinstance(item, Exception):
                 return item
-            await self._write.send(SessionMessage(_unread(item)))
+            with contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError):
+                await self._write.send(SessionMessage(_unread(item)))  # the client may be gone
 
     async def aclose(self) -> None:
         await self._read.aclose()
