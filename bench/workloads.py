@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 import re
+from pathlib import Path
 from typing import Any
+
+import toolreg
 
 __all__ = [
     "SMALL",
     "NESTED",
     "LARGE",
     "catalog",
+    "catalog_versions",
     "handwritten_small",
     "handwritten_nested",
     "handwritten_large",
@@ -321,3 +327,82 @@ def catalog(size: int = 200, seed: int = 7) -> list[tuple[str, dict[str, Any], d
             call["id"] = "tool-id"
         tools.append((f"tool_{number}", schema, call))
     return tools
+
+
+# -- two versions of a 200-tool catalog, for toolreg diff ------------------------------------------
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared/tool-schemas/corpus.jsonl"
+
+
+def _edited(schema: dict[str, Any], chooser: random.Random) -> dict[str, Any]:
+    """``schema`` with one edit a team makes to a tool: a bound moved, an enum value dropped, a property
+    added (optional or required), a text changed, the object closed."""
+    edited = copy.deepcopy(schema)
+    properties = edited.setdefault("properties", {})
+    named = [name for name, value in properties.items() if isinstance(value, dict)]
+    kind = chooser.choice(("bound", "enum", "optional", "required", "text", "closed"))
+    if kind == "optional" or not named:
+        properties[f"added_{chooser.randrange(1000)}"] = {"type": "string", "description": "new"}
+    elif kind == "required":
+        properties["added_required"] = {"type": "integer", "minimum": 0}
+        edited["required"] = [*edited.get("required", []), "added_required"]
+    elif kind == "closed":
+        edited["additionalProperties"] = False
+    else:
+        target = properties[chooser.choice(named)]
+        if kind == "enum" and isinstance(target.get("enum"), list) and len(target["enum"]) > 1:
+            target["enum"] = target["enum"][:-1]
+        elif kind == "bound" and target.get("type") in ("integer", "number"):
+            target["minimum"] = target.get("minimum", 0) + 1
+        elif kind == "bound" and target.get("type") == "string":
+            target["maxLength"] = 64
+        else:
+            target["description"] = f"{target.get('description', '')} (changed)"
+    return edited
+
+
+def _accepted(record: dict[str, Any]) -> bool:
+    """A corpus record of standard JSON Schema that toolreg accepts."""
+    if record.get("dialect") == "nonstandard" or not isinstance(record.get("schema"), dict):
+        return False
+    try:
+        toolreg.check_schema(record["schema"])
+    except toolreg.SchemaError:
+        return False
+    return True
+
+
+def catalog_versions(
+    size: int = 200, seed: int = 11
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+    """Two versions of a catalog of ``size`` real tools from the corpus (None without it): the new one
+    with a quarter of the tools edited (see ``_edited``), five removed, five renamed and five added."""
+    if not CORPUS.is_file():
+        return None
+    chooser = random.Random(seed)
+    records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    standard = [record for record in records if _accepted(record)]
+    picked = chooser.sample(standard, size + 5)
+    old = [
+        {
+            "name": f"t{index}.{record['name']}",
+            "description": record["description"],
+            "inputSchema": record["schema"],
+        }
+        for index, record in enumerate(picked[:size])
+    ]
+    new = []
+    for index, tool in enumerate(old):
+        if index < 5:
+            continue  # removed
+        if index < 10:
+            new.append({**tool, "name": f"renamed_{index}"})
+        elif chooser.random() < 0.25:
+            new.append({**tool, "inputSchema": _edited(tool["inputSchema"], chooser)})
+        else:
+            new.append(tool)
+    new += [
+        {"name": f"new_{index}", "description": record["description"], "inputSchema": record["schema"]}
+        for index, record in enumerate(picked[size:])
+    ]
+    return old, new
