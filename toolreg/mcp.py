@@ -95,14 +95,17 @@ def server(
     output schema (any JSON value on 2026-07-28, an object before); a failure, an unknown tool among
     them (with the nearest names), as ``isError`` with its text, which the model reads to correct
     itself, and no ``structuredContent`` (clients check that against the output schema even on errors).
-    A handler never runs on arguments its schema refuses. A sync handler runs in the registry's own
-    pool of daemon threads (``max_threads`` at once; a call finding them all busy is answered so), so
-    one abandoned past its time budget never keeps the process alive after its client has left.
+    Of a handler's exception the model reads the message of a ToolError and the type of any other
+    (see :class:`~toolreg.ToolRegistry`), as of a failure inside the call path itself. A handler never
+    runs on arguments its schema refuses. The arguments are checked, and a sync handler runs, in the
+    registry's own pool of daemon threads (``max_threads`` at once; a call finding them all busy is
+    answered so), never on the event loop every session shares, so one abandoned past its time budget
+    never keeps the process alive after its client has left.
 
     Changes to the registry while a client is connected (a registration, an unregistration, an
-    import) reach it as ``notifications/tools/list_changed``: on the connection before 2026-07-28,
-    on each ``subscriptions/listen`` stream from 2026-07-28; ``listChanged`` is advertised on every
-    transport.
+    import) reach it as ``notifications/tools/list_changed``: on the connection before 2026-07-28 (one
+    listener for each connection, however often it sends ``notifications/initialized``), on each
+    ``subscriptions/listen`` stream from 2026-07-28; ``listChanged`` is advertised on every transport.
     """
     return _RegistryServer(
         registry, name=name, version=version, instructions=instructions, page_size=page_size
