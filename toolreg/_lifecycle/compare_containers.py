@@ -12,9 +12,10 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from .documents import Declared
 from .engine import Blocked, Comparison, Outcome, Rule, pointer_of, property_pointer, self_contained, shown
 from .schemas import Part, View, item_part, matches, prefix_of
-from .witness import NoValue, dependents
+from .witness import NoValue, Undecided, dependents, difference
 
 __all__ = ["CONTAINER_RULES"]
 
@@ -51,8 +52,18 @@ def _names(a: View) -> list[str]:
     return list(dict.fromkeys(a.required() + a.declared()))
 
 
-def _holds_patterns(a: View) -> bool:
-    return any(isinstance(value, dict) and value for value, _ in a.values_of("patternProperties"))
+def _patterns_sent(a: View, closed: Declared) -> list[str]:
+    """The patterns of the names ``a`` may hold beyond those it declares: its ``patternProperties``,
+    and under the declared reading those it declares by."""
+    found = [
+        pattern
+        for value, _ in a.values_of("patternProperties")
+        if isinstance(value, dict)
+        for pattern in value
+    ]
+    if closed is not None:
+        found += closed[1]
+    return list(dict.fromkeys(found))
 
 
 def _with_name(comparison: Comparison, a: View, name: str) -> Any:
@@ -89,25 +100,48 @@ def _properties(comparison: Comparison, a: View, part: Part) -> Outcome:
     for name, schema in part.schema["properties"].items():
         if a.sends(name, closed):
             refusing = comparison.child(comparison.refusing, schema, part.at("properties", name))
-            outcome.add(_placed(comparison, a, comparison.contain(a.property(name), refusing, (name,)), name))
+            outcome.add(_at_name(comparison, a, name, refusing))
     return outcome
 
 
 def _pattern_properties(comparison: Comparison, a: View, part: Part) -> Outcome:
     closed = comparison.closed(a)
+    held = set(_patterns_sent(a, closed))
     outcome = Outcome()
     for pattern, schema in part.schema["patternProperties"].items():
         pointer = part.at("patternProperties", pattern)
         refusing = comparison.child(comparison.refusing, schema, pointer)
         for name in _names(a):
             if a.sends(name, closed) and matches(pattern, name):
-                outcome.add(
-                    _placed(comparison, a, comparison.contain(a.property(name), refusing, (name,)), name)
-                )
-        if a.sends_others(closed):
+                outcome.add(_at_name(comparison, a, name, refusing))
+        if not (a.sends_others(closed) or held):
+            continue
+        # Every other name the pattern matches reads the same schemas on the old side, unless the old
+        # side has patterns of its own besides it: one such name stands for them all.
+        standing = _representative(pattern, set(_names(a))) if held <= {pattern} else None
+        if standing is None or not a.sends(standing, closed):
             reason = "names the old schema leaves open may match the pattern"
             outcome.blocked.append(Blocked("patternProperties", pointer_of(a), pointer, (), reason))
+        else:
+            outcome.add(_at_name(comparison, a, standing, refusing))
     return outcome
+
+
+def _at_name(comparison: Comparison, a: View, name: str, refusing: View) -> Outcome:
+    """The old value at ``name`` against ``refusing``, each candidate placed in an object of ``a``."""
+    return _placed(comparison, a, comparison.contain(a.property(name), refusing, (name,)), name)
+
+
+def _representative(pattern: str, declared: set[str]) -> str | None:
+    """A short name the pattern matches that is not declared, or None."""
+    try:
+        shortest = difference(pattern, None)
+    except Undecided:
+        shortest = None
+    for name in (shortest, "x", "a", "0"):
+        if name is not None and name not in declared and matches(pattern, name):
+            return name
+    return None
 
 
 def _additional_properties(comparison: Comparison, a: View, part: Part) -> Outcome:
@@ -122,15 +156,24 @@ def _additional_properties(comparison: Comparison, a: View, part: Part) -> Outco
 
     names = [name for name in _names(a) if a.sends(name, closed) and beyond(name)]
     outcome = Outcome()
-    if a.sends_others(closed):
-        fresh = (
-            None if _holds_patterns(a) else comparison.builder.fresh_name(a, lambda name: not beyond(name))
-        )
+    held = _patterns_sent(a, closed)
+    reason = "names the old schema leaves open could not be compared"
+    if a.sends_others(closed) and not held:
+        fresh = comparison.builder.fresh_name(a, lambda name: not beyond(name))
         if fresh is None:
-            reason = "names the old schema leaves open could not be compared"
             outcome.blocked.append(Blocked("additionalProperties", pointer_of(a), pointer, (), reason))
         else:
             names.append(fresh)
+    elif held:
+        # One name stands for all those a pattern matches where both sides read them alike: one old
+        # pattern, no new one, and no open names beside it.
+        alike = len(held) == 1 and not patterns and not a.sends_others(closed)
+        for source in held:
+            found = _representative(source, set(_names(a)) | set(named))
+            if found is not None and beyond(found) and a.sends(found, closed):
+                names.append(found)
+            if not alike or found is None:
+                outcome.blocked.append(Blocked("additionalProperties", pointer_of(a), pointer, (), reason))
     for name in names:
         if schema is False:
             note = f"{{R}} closes the object: {shown(name)}, which {{A}} allows, is refused"
@@ -147,7 +190,7 @@ def _additional_properties(comparison: Comparison, a: View, part: Part) -> Outco
             )
         else:
             refusing = comparison.child(comparison.refusing, schema, pointer)
-            outcome.add(_placed(comparison, a, comparison.contain(a.property(name), refusing, (name,)), name))
+            outcome.add(_at_name(comparison, a, name, refusing))
     return outcome
 
 
@@ -171,7 +214,7 @@ def _property_names(comparison: Comparison, a: View, part: Part) -> Outcome:
             outcome.blocked.append(
                 Blocked("propertyNames", pointer_of(a), names_part.pointer, (), "a name could not be checked")
             )
-    if a.sends_others(closed):
+    if a.sends_others(closed) or _patterns_sent(a, closed):
         reason = "names the old schema leaves open could not be compared with propertyNames"
         outcome.blocked.append(Blocked("propertyNames", pointer_of(a), names_part.pointer, (), reason))
     return outcome
@@ -196,7 +239,7 @@ def _property_count(comparison: Comparison, a: View, part: Part) -> Outcome:
             )
     if "maxProperties" in part.schema:
         limit = int(part.schema["maxProperties"])
-        unbounded = a.sends_others(closed) or _holds_patterns(a) or (closed is not None and bool(closed[1]))
+        unbounded = a.sends_others(closed) or bool(_patterns_sent(a, closed))
         possible = (
             most if unbounded else min(most, len([name for name in _names(a) if a.sends(name, closed)]))
         )

@@ -108,8 +108,15 @@ def search(jobs: list[Job], count: int, seed: int) -> None:
         _run(hypothesis, readable[start : start + GROUP], count, seed)
 
 
+class _Done(Exception):
+    """Raised at the start of an example once every job of the group has its witness: the run ends
+    there (the example draws nothing, so hypothesis's replay of it raises the same)."""
+
+
 def _run(hypothesis: Any, group: list[Job], count: int, seed: int) -> None:
     def check(data: Any) -> None:
+        if all(job.found is not None for job in group):
+            raise _Done
         for job in group:
             instance = data.draw(job.strategy)
             job.drawn += 1
@@ -132,5 +139,7 @@ def _run(hypothesis: Any, group: list[Job], count: int, seed: int) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             runner()
+    except _Done:
+        pass
     except Exception:  # hypothesis gave up drawing (every draw filtered, say): what was drawn stands
         pass
