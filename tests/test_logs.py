@@ -597,3 +597,26 @@ def test_a_file_that_fails_while_read_is_reported():
     (failed, end) = read_log(Failing())
     assert (failed.kind, failed.line, end.lines) == ("file", 0, 0)
     assert "Input/output error" in failed.reason
+
+
+def test_what_a_line_holds_besides_one_value():
+    found = events('{"a": "b}', '{"a": 1} {"b": 2}', '  {"role": "user", "content": "x"}  ')
+    assert [event.reason for event in found] == [
+        "not JSON: Unterminated string starting at at column 7",
+        "not JSON: Extra data at column 10",
+    ]
+
+
+def test_the_layouts_remembered_stay_bounded():
+    many = {f"key{number}": number for number in range(40)}  # too many keys to remember
+    assert [event.kind for event in events(many)] == ["form"]
+    assert tuple(many) not in logs._CANDIDATES
+    assert len(events(*({f"k{number}": 1} for number in range(1100)))) == 1100
+    assert len(logs._CANDIDATES) <= 1024
+
+
+def test_an_array_document_with_a_number_too_long(tmp_path):
+    path = tmp_path / "log.json"
+    path.write_text("[\n" + "1" * 5000 + "\n]\n")
+    (problem,) = [event for event in read_log(path) if isinstance(event, Unreadable)]
+    assert "too many digits" in problem.reason

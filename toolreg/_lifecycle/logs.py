@@ -203,7 +203,8 @@ def _parsed(text: str) -> tuple[Any, str | None]:
     except ValueError:  # an integer past Python's digit limit
         return None, "not JSON Python can read: an integer with too many digits"
     if end != len(text) and text[end:].strip(_WHITESPACE):
-        return None, f"not JSON: Extra data at column {end + 1}"
+        extra = len(text) - len(text[end:].lstrip(_WHITESPACE))
+        return None, f"not JSON: Extra data at column {extra + 1}"
     return value, None
 
 
@@ -487,11 +488,24 @@ def _read_value(value: Any, at: _At) -> None:
     _read_one(value, at)
 
 
+# The readers to ask of a value, by its keys in order: a log's lines mostly repeat a few layouts.
+_CANDIDATES: dict[tuple[str, ...], tuple[int, ...]] = {}
+
+
+def _candidates(keys: tuple[str, ...]) -> tuple[int, ...]:
+    """The readers one of whose keys a value holds, in the table's order."""
+    found = tuple(sorted({index for key in keys for index in _TRIGGERED.get(key, ())}))
+    if len(keys) <= 32 and sum(map(len, keys)) <= 1024:  # a layout, not a hostile value's keys
+        if len(_CANDIDATES) >= 1024:  # a log of ever new layouts keeps this bounded
+            _CANDIDATES.clear()
+        _CANDIDATES[keys] = found
+    return found
+
+
 def _read_one(value: dict[str, Any], at: _At) -> None:
-    # Only the readers one of whose keys the value holds are asked, in the table's order.
-    triggered = _TRIGGERED
-    candidates = {index for key in value for index in triggered.get(key, ())}
-    for index in sorted(candidates) if len(candidates) > 1 else candidates:
+    keys = tuple(value)
+    candidates = _CANDIDATES.get(keys)
+    for index in _candidates(keys) if candidates is None else candidates:
         forms, _, recognises, read = _READERS[index]
         if (at.forced is None or at.forced in forms) and recognises(value):
             read(value, at)
@@ -580,6 +594,28 @@ def _new_call(*values: Any) -> LoggedCall:
     return call
 
 
+_ANSWER_FIELDS = tuple(item.name for item in dataclasses.fields(LoggedAnswer))
+
+
+def _new_answer(
+    call_id: str | None,
+    is_error: bool | None,
+    line: int,
+    form: str,
+    source: str,
+    conversation: str,
+    tool: str | None = None,
+    name: str | None = None,
+    output: Any = None,
+    has_output: bool = False,
+) -> LoggedAnswer:
+    """A LoggedAnswer made as :func:`_new_call` makes a call."""
+    answer = object.__new__(LoggedAnswer)
+    values = (call_id, is_error, line, form, source, conversation, tool, name, output, has_output)
+    answer.__dict__.update(zip(_ANSWER_FIELDS, values, strict=True))
+    return answer
+
+
 def _holds_constant(text: str) -> bool:
     return ("NaN" in text or "Infinity" in text) and _parsed(text)[1] is not None
 
@@ -618,7 +654,7 @@ def _chat_message(message: dict[str, Any], at: _At) -> None:
         call_id = message.get("tool_call_id")
         if isinstance(call_id, str):
             at.source.out.append(
-                LoggedAnswer(call_id, None, at.line, "openai", at.source.name, at.conversation)
+                _new_answer(call_id, None, at.line, "openai", at.source.name, at.conversation)
             )
         else:
             at.source.out.append(_shape_problem(at, "an OpenAI tool message without a tool_call_id string"))
@@ -705,7 +741,7 @@ def _tool_result(block: dict[str, Any], at: _At) -> Event:
     call_id = block.get("tool_use_id")
     if not isinstance(call_id, str):
         return _shape_problem(at, "an Anthropic tool_result block without a tool_use_id string")
-    return LoggedAnswer(
+    return _new_answer(
         call_id, block.get("is_error") is True, at.line, "anthropic", at.source.name, at.conversation
     )
 
@@ -800,7 +836,7 @@ def _function_call_output(item: dict[str, Any], at: _At) -> Event:
     call_id = item.get("call_id")
     if not isinstance(call_id, str):
         return _shape_problem(at, "a function_call_output item without a call_id string")
-    return LoggedAnswer(call_id, None, at.line, "openai-responses", at.source.name, at.conversation)
+    return _new_answer(call_id, None, at.line, "openai-responses", at.source.name, at.conversation)
 
 
 def _responses_items(items: list[Any], at: _At) -> None:
@@ -903,7 +939,7 @@ def _gemini_part(part: dict[str, Any], at: _At, turn: int) -> None:
     sent = response["name"]
     name = PROVIDERS["gemini"].names.toolreg_name(sent)
     at.source.out.append(
-        LoggedAnswer(call_id, error, at.line, "gemini", at.source.name, at.conversation, sent, name)
+        _new_answer(call_id, error, at.line, "gemini", at.source.name, at.conversation, sent, name)
     )
 
 
@@ -1004,12 +1040,12 @@ def _read_jsonrpc(value: dict[str, Any], at: _At) -> None:
     name = PROVIDERS["mcp"].names.toolreg_name(sent) if sent is not None else None
     if not isinstance(result, dict):  # a JSON-RPC error: the call was refused
         at.source.out.append(
-            LoggedAnswer(pending_key, True, at.line, "mcp", source.name, at.conversation, sent, name)
+            _new_answer(pending_key, True, at.line, "mcp", source.name, at.conversation, sent, name)
         )
         return
     has_output = "structuredContent" in result
     at.source.out.append(
-        LoggedAnswer(
+        _new_answer(
             pending_key,
             result.get("isError") is True,
             at.line,
@@ -1096,7 +1132,7 @@ def _tool_span(span: dict[str, Any], attributes: dict[str, Any], turns: dict[Any
         code = status.get("code") if isinstance(status, dict) else None
         error = code in (2, "STATUS_CODE_ERROR") or "error.type" in attributes
         at.source.out.append(
-            LoggedAnswer(call_id, error, at.line, "otel", at.source.name, at.conversation, sent, sent)
+            _new_answer(call_id, error, at.line, "otel", at.source.name, at.conversation, sent, sent)
         )
 
 
