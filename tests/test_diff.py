@@ -13,6 +13,9 @@ import toolreg
 from toolreg._cli import main
 from toolreg._lifecycle.catalogs import catalog_entries, read_catalog_file
 from toolreg._lifecycle.diff import REPORT_SCHEMA
+from toolreg._lifecycle.documents import Document, declared_only
+from toolreg._lifecycle.schemas import Part
+from toolreg._lifecycle.witness import Builder, NoValue
 
 D7 = "http://json-schema.org/draft-07/schema#"
 D2019 = "https://json-schema.org/draft/2019-09/schema"
@@ -650,3 +653,524 @@ def test_hostile_schemas_get_bounded_work_and_an_unknown_that_names_where():
     }
     deep = compared(old, new)
     assert any(finding.keyword == "$ref" for finding in deep.findings if finding.kind == "unknown")
+
+
+# -- more rules: applicators, references, names, bounds ------------------------------------------------
+
+NODE = {
+    "type": "object",
+    "properties": {
+        "value": {"type": "integer"},
+        "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+    },
+}
+NODE_NARROWED = {**NODE, "properties": {**NODE["properties"], "value": {"type": "integer", "minimum": 0}}}
+ANCHORED = {"$defs": {"s": {"$anchor": "s", "type": "string"}}, **obj({"a": {"$ref": "#s"}})}
+DYNAMIC = {"$defs": {"n": {"$dynamicAnchor": "n", "type": "string"}}, **obj({"a": {"$dynamicRef": "#n"}})}
+NESTED_ID = {
+    "$defs": {"A": {"$id": "https://example.com/a", "type": "string"}},
+    **obj({"a": {"$ref": "https://example.com/a"}}),
+}
+KINDS = obj({"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"}})
+IF_THEN = {
+    **KINDS,
+    "if": {"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+    "then": {"required": ["n"]},
+}
+
+
+def narrowed(schema, at, **keywords):
+    """``schema`` with ``keywords`` added to the schema object at the pointer ``at``."""
+    copied = json.loads(json.dumps(schema))
+    target = copied
+    for token in at.split("/")[1:]:
+        target = target[token]
+    target.update(keywords)
+    return copied
+
+
+MORE = [
+    ("if and then", KINDS, IF_THEN, "breaking", "required"),
+    (
+        "not null",
+        obj({"v": {"type": ["string", "null"]}}),
+        obj({"v": {"type": ["string", "null"], "not": {"type": "null"}}}),
+        "breaking",
+        "not",
+    ),
+    (
+        "oneOf overlap",
+        obj({"v": {"type": "integer"}}),
+        obj({"v": {"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 0}]}}),
+        "breaking",
+        "oneOf",
+    ),
+    (
+        "oneOf disjoint",
+        obj({"v": {"type": "integer"}}),
+        obj({"v": {"oneOf": [{"type": "integer"}, {"type": "string"}]}}),
+        "compatible",
+        None,
+    ),
+    (
+        "anyOf without a branch",
+        obj({"v": {"type": ["string", "integer"]}}),
+        obj({"v": {"anyOf": [{"type": "string"}, {"type": "boolean"}]}}),
+        "breaking",
+        "type",
+    ),
+    (
+        "propertyNames",
+        obj({"Abc": {}}),
+        obj({"Abc": {}}, propertyNames={"pattern": "^[a-z]+$"}),
+        "breaking",
+        "propertyNames",
+    ),
+    (
+        "patternProperties",
+        {"type": "object", "patternProperties": {"^x_": {"type": "string"}}},
+        {"type": "object", "patternProperties": {"^x_": {"type": "string", "minLength": 1}}},
+        "breaking",
+        "minLength",
+    ),
+    (
+        "pattern names closed",
+        {"type": "object", "patternProperties": {"^x_": {}}},
+        obj({"a": {}}, additionalProperties=False),
+        "breaking",
+        "additionalProperties",
+    ),
+    (
+        "dependentSchemas",
+        obj({"a": {}, "b": {}}),
+        obj({"a": {}, "b": {}}, dependentSchemas={"a": {"required": ["b"]}}),
+        "breaking",
+        "required",
+    ),
+    (
+        "draft-07 $ref hides its siblings",
+        {"$schema": D7, "definitions": {"S": {"type": "string"}}, **obj({"x": {"$ref": "#/definitions/S"}})},
+        {
+            "$schema": D7,
+            "definitions": {"S": {"type": "string"}},
+            **obj({"x": {"$ref": "#/definitions/S", "maxLength": 1}}),
+        },
+        "compatible",
+        None,
+    ),
+    (
+        "2020-12 $ref beside a keyword",
+        {"$defs": {"S": {"type": "string"}}, **obj({"x": {"$ref": "#/$defs/S"}})},
+        {"$defs": {"S": {"type": "string"}}, **obj({"x": {"$ref": "#/$defs/S", "maxLength": 1}})},
+        "breaking",
+        "maxLength",
+    ),
+    (
+        "recursive",
+        {"$defs": {"node": NODE}, "$ref": "#/$defs/node"},
+        {"$defs": {"node": NODE_NARROWED}, "$ref": "#/$defs/node"},
+        "breaking",
+        "minimum",
+    ),
+    ("anchor", ANCHORED, narrowed(ANCHORED, "/$defs/s", maxLength=2), "breaking", "maxLength"),
+    (
+        "booleans listed",
+        obj({"f": {"type": "boolean"}}),
+        obj({"f": {"enum": [True, False]}}),
+        "compatible",
+        None,
+    ),
+    (
+        "a range listed",
+        obj({"i": {"type": "integer", "minimum": 1, "maximum": 3}}),
+        obj({"i": {"enum": [1, 2, 3]}}),
+        "compatible",
+        None,
+    ),
+    (
+        "a range listed short",
+        obj({"i": {"type": "integer", "minimum": 1, "maximum": 3}}),
+        obj({"i": {"enum": [1, 2]}}),
+        "breaking",
+        "enum",
+    ),
+    (
+        "multipleOf of fractions",
+        obj({"x": {"type": "number", "multipleOf": 0.5}}),
+        obj({"x": {"type": "number", "multipleOf": 1.5}}),
+        "breaking",
+        "multipleOf",
+    ),
+    (
+        "maxItems of unique items",
+        obj({"l": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True}}),
+        obj({"l": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True, "maxItems": 1}}),
+        "breaking",
+        "maxItems",
+    ),
+    (
+        "maxProperties of a free-form object",
+        obj({"o": {"type": "object"}}),
+        obj({"o": {"type": "object", "maxProperties": 1}}),
+        "breaking",
+        "maxProperties",
+    ),
+    (
+        "allOf in the new",
+        obj({"a": {"type": "string"}}),
+        {**obj({"a": {"type": "string"}}), "allOf": [{"properties": {"a": {"minLength": 1}}}]},
+        "breaking",
+        "minLength",
+    ),
+    (
+        "allOf in the old",
+        {"allOf": [obj({"a": {"type": "string", "minLength": 2}})]},
+        obj({"a": {"type": "string", "minLength": 1}}),
+        "compatible",
+        None,
+    ),
+    ("a property made false", obj({"a": {}, "b": {}}), obj({"a": {}, "b": False}), "breaking", "properties"),
+    (
+        "items closed after a prefix",
+        obj({"l": {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}}}),
+        obj({"l": {"type": "array", "prefixItems": [{"type": "string"}], "items": False}}),
+        "breaking",
+        "items",
+    ),
+    ("dynamic reference", DYNAMIC, narrowed(DYNAMIC, "/$defs/n", maxLength=2), "unknown", "$dynamicRef"),
+    ("a resource of its own", NESTED_ID, narrowed(NESTED_ID, "/$defs/A", maxLength=2), "unknown", "$ref"),
+    (
+        "a pattern's strings listed",
+        obj({"s": {"type": "string", "pattern": "^(a|b)$"}}),
+        obj({"s": {"enum": ["a", "b"]}}),
+        "unknown",
+        "enum",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "verdict", "rule"), [case[1:] for case in MORE], ids=[case[0] for case in MORE]
+)
+def test_more_rules(old, new, verdict, rule):
+    section = compared(old, new)
+    assert section.verdict == verdict
+    if verdict == "breaking":
+        assert rule in breaking_rules(section)
+    elif verdict == "unknown":
+        assert rule in {finding.keyword for finding in section.findings if finding.kind == "unknown"}
+
+
+def test_without_the_pattern_comparison_a_pattern_is_unknown_and_values_are_still_built(monkeypatch):
+    monkeypatch.setattr("toolreg._lifecycle.witness._MODULE", [None])
+    section = compared(
+        obj({"s": {"type": "string", "pattern": "^[a-z]+$"}}),
+        obj({"s": {"type": "string", "pattern": "^[a-c]+$"}}),
+    )
+    assert section.verdict == "unknown" and "not available" in section.findings[-1].message
+    lengths = compared(
+        obj({"s": {"type": "string", "pattern": "^a*$"}}),
+        obj({"s": {"type": "string", "pattern": "^a*$", "maxLength": 0}}),
+    )
+    assert lengths.verdict == "breaking"
+
+
+def test_too_many_schemas_in_place_stop_the_proof():
+    many = {"allOf": [{"type": "string", "maxLength": 100 - index} for index in range(70)]}
+    section = compared(obj({"a": {"type": "string"}}), obj({"a": many}))
+    assert "allOf" in {finding.keyword for finding in section.findings if finding.kind == "unknown"}
+
+
+EDGES = [
+    (
+        "an exclusive minimum read on integers",
+        obj({"i": {"type": "integer", "exclusiveMinimum": 0}}),
+        obj({"i": {"type": "integer", "minimum": 1}}),
+        "compatible",
+        None,
+    ),
+    (
+        "an upper bound where none was",
+        obj({"x": {"type": "number"}}),
+        obj({"x": {"type": "number", "exclusiveMaximum": 0}}),
+        "breaking",
+        "maximum",
+    ),
+    (
+        "multipleOf a half on integers",
+        obj({"i": {"type": "integer"}}),
+        obj({"i": {"type": "integer", "multipleOf": 0.5}}),
+        "compatible",
+        None,
+    ),
+    (
+        "excluding an undeclared name",
+        obj({"a": {}}),
+        obj({"a": {}}, **{"not": {"required": ["zz"]}}),
+        "compatible",
+        None,
+    ),
+    (
+        "excluding through a reference",
+        obj({"a": {}}),
+        {**obj({"a": {}}), "$defs": {"X": {"required": ["a"]}}, "not": {"$ref": "#/$defs/X"}},
+        "unknown",
+        "not",
+    ),
+    (
+        "a condition through a reference",
+        KINDS,
+        {
+            **KINDS,
+            "$defs": {"X": {"required": ["kind"]}},
+            "if": {"$ref": "#/$defs/X"},
+            "then": {"required": ["n"]},
+        },
+        "unknown",
+        "if",
+    ),
+    (
+        "unevaluatedProperties true",
+        obj({"a": {}}),
+        obj({"a": {}}, unevaluatedProperties=True),
+        "compatible",
+        None,
+    ),
+    (
+        "oneOf through a reference",
+        obj({"v": {"type": "integer"}}),
+        {
+            **obj({"v": {"oneOf": [{"type": "integer"}, {"$ref": "#/$defs/N"}]}}),
+            "$defs": {"N": {"type": "number"}},
+        },
+        "unknown",
+        "oneOf",
+    ),
+    (
+        "a pattern within lengths",
+        obj({"s": {"type": "string", "minLength": 2, "maxLength": 5}}),
+        obj({"s": {"type": "string", "pattern": "^a+$"}}),
+        "breaking",
+        "pattern",
+    ),
+    (
+        "oneOf told apart by a const",
+        obj({"v": {"oneOf": [obj({"k": {"const": "a"}}, ["k"]), obj({"k": {"const": "b"}}, ["k"])]}}),
+        obj(
+            {
+                "v": {
+                    "oneOf": [
+                        obj({"k": {"const": "a"}, "x": {"type": "string"}}, ["k"]),
+                        obj({"k": {"const": "b"}}, ["k"]),
+                    ]
+                }
+            }
+        ),
+        "compatible",
+        None,
+    ),
+    (
+        "oneOf told apart by required names",
+        obj(
+            {
+                "v": {
+                    "oneOf": [
+                        obj({"a": {}}, ["a"], additionalProperties=False),
+                        obj({"b": {}}, ["b"], additionalProperties=False),
+                    ]
+                }
+            }
+        ),
+        obj(
+            {
+                "v": {
+                    "oneOf": [
+                        obj({"a": {}, "c": {}}, ["a"], additionalProperties=False),
+                        obj({"b": {}}, ["b"], additionalProperties=False),
+                    ]
+                }
+            }
+        ),
+        "compatible",
+        None,
+    ),
+    (
+        "minProperties kept by required names",
+        obj({"a": {}, "b": {}}, ["a", "b"]),
+        obj({"a": {}, "b": {}}, ["a", "b"], minProperties=2),
+        "compatible",
+        None,
+    ),
+    (
+        "maxProperties kept by a closed object",
+        obj({"a": {}, "b": {}}, additionalProperties=False),
+        obj({"a": {}, "b": {}}, maxProperties=2, additionalProperties=False),
+        "compatible",
+        None,
+    ),
+    (
+        "dependentRequired kept by required",
+        obj({"a": {}, "b": {}}, ["b"]),
+        obj({"a": {}, "b": {}}, ["b"], dependentRequired={"a": ["b"]}),
+        "compatible",
+        None,
+    ),
+    (
+        "dependentSchemas kept",
+        obj({"a": {}, "b": {}}, dependentSchemas={"a": {"required": ["b"]}}),
+        obj({"a": {}, "b": {}}, dependentSchemas={"a": {"required": ["b"]}}, minProperties=0),
+        "compatible",
+        None,
+    ),
+    (
+        "minItems kept",
+        obj({"l": {"type": "array", "minItems": 2}}),
+        obj({"l": {"type": "array", "minItems": 1}}),
+        "compatible",
+        None,
+    ),
+    (
+        "propertyNames kept",
+        obj({"abc": {}}, additionalProperties=False),
+        obj({"abc": {}}, propertyNames={"pattern": "^[a-z]+$"}),
+        "compatible",
+        None,
+    ),
+    (
+        "propertyNames on open names",
+        obj({"o": {"type": "object"}}),
+        obj({"o": {"type": "object", "propertyNames": {"maxLength": 3}}}),
+        "unknown",
+        "propertyNames",
+    ),
+    # Names matching ^x_ never match ^y_, but the comparison does not tell patterns apart: unknown.
+    (
+        "pattern names beside a new pattern",
+        {"type": "object", "patternProperties": {"^x_": {}}},
+        {"type": "object", "patternProperties": {"^y_": {"type": "string"}}},
+        "unknown",
+        "patternProperties",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "verdict", "rule"), [case[1:] for case in EDGES], ids=[case[0] for case in EDGES]
+)
+def test_edges_of_the_rules(old, new, verdict, rule):
+    test_more_rules(old, new, verdict, rule)
+
+
+def test_the_work_budget_bounds_a_comparison(monkeypatch):
+    monkeypatch.setattr("toolreg._lifecycle.engine.MAX_STEPS", 2)
+    section = compared(
+        obj({"a": obj({"b": obj({"c": {"type": "string"}})})}),
+        obj({"a": obj({"b": obj({"c": {"type": "integer"}})})}),
+    )
+    assert section.verdict == "unknown"
+    assert any("work budget" in finding.message for finding in section.findings)
+
+
+# -- the pieces: minimal values, documents ------------------------------------------------------------
+
+
+def view_of(schema):
+    document = Document(schema)
+    return document.view([Part(schema, "")])
+
+
+def minimal(schema, **options):
+    """A minimal value of ``schema``, by a builder of its own (a builder keeps what it built by pointer)."""
+    return Builder(lambda view: None).minimal(view_of(schema), **options)
+
+
+def test_the_builder_gives_minimal_values_or_says_why_not():
+    assert minimal(obj({"a": {"type": "integer", "minimum": 3}}, ["a"])) == {"a": 3}
+    assert minimal({"type": "number", "exclusiveMinimum": 2, "exclusiveMaximum": 3}) == 2.5
+    assert minimal({"type": "string", "minLength": 2}) == "aa"
+    assert minimal({"type": "array", "minItems": 2, "uniqueItems": True, "items": {"type": "boolean"}}) == [
+        False,
+        True,
+    ]
+    chained = obj({"a": {}, "b": {"type": "null"}}, ["a"], dependentRequired={"a": ["b"]}, minProperties=2)
+    assert minimal(chained) == {"a": {}, "b": None}  # {} stands for any value: the first type tried
+    builder = Builder(lambda view: None)
+    assert builder.object(view_of(obj({"a": {}, "b": {}})), size=2) == {"a": {}, "b": {}}
+    assert builder.variants(view_of({"type": "string", "pattern": "^[bc]$"}), "string", 3) == ["b", "c"]
+    assert builder.variants(view_of({}), "null", 2) == [None]
+    for hopeless, certain in [
+        (False, True),
+        ({"type": "integer", "minimum": 1, "maximum": 0}, True),
+        ({"type": "string", "minLength": 3, "maxLength": 2}, True),
+        ({"type": "string", "pattern": "^a$", "minLength": 2}, True),
+        ({"type": "array", "minItems": 2, "maxItems": 1}, True),
+        ({"type": "array", "minItems": 2, "uniqueItems": True, "items": {"const": 1}}, False),
+        ({"enum": [1], "type": "string"}, True),
+        ({"type": "object", "minProperties": 1, "additionalProperties": False}, False),
+        ({"oneOf": [{"type": "string"}, {"type": "string"}]}, False),
+        ({"type": "string", "pattern": "^a+$", "allOf": [{"pattern": "^aa$"}]}, False),
+    ]:
+        with pytest.raises(NoValue) as raised:
+            minimal(hopeless)
+        assert raised.value.certain is certain, hopeless
+    with pytest.raises(NoValue, match="nested too deeply"):
+        minimal({}, depth=99)
+
+
+def test_a_document_follows_its_own_references_only():
+    schema = {
+        "$schema": D7,
+        "$id": "https://example.com/root",
+        "definitions": {"a": {"$id": "#named", "type": "string"}, "list": {"items": [{"type": "integer"}]}},
+    }
+    document = Document(schema)
+    assert document.dialect == "draft-07"
+    assert document.target("#named").pointer == "/definitions/a"
+    assert document.target("https://example.com/root#/definitions/list/items/0").schema == {"type": "integer"}
+    assert [
+        document.target(ref)
+        for ref in ("#nowhere", "other.json#/a", "#/definitions/b", 3, "#/definitions/a/type")
+    ] == [None] * 5
+    assert document.at("no pointer") == (False, None)
+    assert document.errors(Part(False, "/x"), 1)[0].keyword == "false"
+    assert document.accepts(Part({"minimum": 2}, None), 1) is False
+    assert document.accepts(Part({"$ref": "#/nowhere"}, None), 1) is None
+    assert declared_only({"a": [1]}, Document(obj({"a": {"type": "array"}})))
+    assert not declared_only({"b": 1}, Document(obj({"a": {}})))
+    assert not declared_only([[[]]], Document({}), budget=2)
+
+
+def test_every_form_names_renames_additions_and_widenings():
+    widened = {
+        **READ,
+        "inputSchema": obj({"path": {"type": "string"}, "limit": {"type": "integer"}}, ["path"]),
+    }
+    old, new = (
+        [READ, WRITE],
+        [widened, {**WRITE, "name": "files.write"}, {"name": "fs.list", "inputSchema": obj({})}],
+    )
+    report = checked(toolreg.diff(old, new), old, new)
+    text, markdown, github = (report.render(form) for form in ("text", "markdown", "github"))
+    assert "files.write: renamed from fs.write, breaking" in text and "calls to fs.write are refused" in text
+    assert "refused by the declared reading: the old schema does not declare a name it holds" in text
+    assert "| `files.write` | renamed from fs.write | **breaking** |" in markdown
+    assert "::notice title=toolreg diff%3A fs.list::added" in github.splitlines()
+    assert (
+        "::error title=toolreg diff%3A files.write::renamed from fs.write: calls to fs.write are refused"
+        in github
+    )
+    quiet = toolreg.diff(old, old)
+    assert (
+        quiet.render("markdown")
+        .splitlines()[-1]
+        .startswith("0 changed, 0 added, 0 removed, 0 renamed, 2 unchanged")
+    )
+    assert not quiet.fails("any")
+    for call, words in [
+        (lambda: quiet.fails("everything"), "fail_on"),
+        (lambda: toolreg.diff([{"inputSchema": {}}], old), "tool 0 has no name"),
+        (lambda: toolreg.diff(old, old, search=10**6), "search is at most"),
+        (lambda: toolreg.diff(old, old, seed=True), "seed is a whole number"),
+    ]:
+        with pytest.raises(toolreg.DiffError, match=words):
+            call()

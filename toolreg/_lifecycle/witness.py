@@ -10,10 +10,12 @@ up (:class:`NoValue`) rather than search without bound: values are at most :data
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
+from string import ascii_lowercase, digits
 from types import ModuleType
 from typing import Any
 
@@ -207,6 +209,9 @@ class Builder:
 
     def variants(self, view: View, atom: str, count: int) -> list[Any]:
         """Up to ``count`` distinct values of ``view`` of the type atom ``atom``, minimal first."""
+        listed = view.listed()
+        if listed is not None:
+            return [value for value in listed if value_atoms(value) == atom][:count]
         if atom == "null":
             return [None]
         if atom == "boolean":
@@ -215,19 +220,20 @@ class Builder:
             return [number_value(number) for number in self.numbers(view, atom, count)]
         if atom == "string":
             least, most = view.count("minLength", "maxLength")
-            found = []
-            for letter in "abcdefghijklmnopqrstuvwxyz"[:count] if least or not view.patterns() else "":
-                found.append(letter * max(least, 1) if least or letter != "a" else "")
-            if found and view.patterns():
-                found = [
-                    text for text in found if all(matches(source, text) for source, _ in view.patterns())
-                ]
-            if not found:
-                try:
-                    found = [self.string(view)]
-                except NoValue:
-                    return []
-            return [text for text in found if least <= len(text) <= most][:count]
+            patterns = [source for source, _ in view.patterns()]
+            pool = [
+                "a" * least,
+                *(letter * max(least, 1) for letter in ascii_lowercase + digits),
+            ]
+            if patterns:
+                with contextlib.suppress(NoValue):
+                    pool.insert(0, self.string(view))
+            found = [
+                text
+                for text in dict.fromkeys(pool)
+                if least <= len(text) <= most and all(matches(source, text) for source in patterns)
+            ]
+            return found[:count]
         try:
             return [self.of_type(view, atom)]
         except NoValue:
