@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(
 READINGS = ("declared", "any")
 # Instances the search draws from each of a sample of the schemas the rules found compatible.
 SEARCHED = 2
-SAMPLED = 12
+SAMPLED = 8
 
 
 def schema_of(entry):
