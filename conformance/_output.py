@@ -26,6 +26,7 @@ __all__ = [
     "rs_drops_beside_additional_properties",
     "rs_drops_under_contains_bounds",
     "rs_false_required",
+    "rs_repeated_names",
     "run_output",
 ]
 
@@ -70,6 +71,11 @@ OUTPUT_DIVERGENCES = {
         "unevaluatedProperties that applied to no property; contains matching no item): jsonschema-rs "
         "writes some of them, toolreg writes every one; only annotations naming something are compared"
     ),
+    "property-names": (
+        "units below propertyNames: both write every name's units at the object, so one name's "
+        "passing unit would hide another's failing ones; each side's units there are compared as one "
+        "unit per propertyNames that failed (jsonschema-rs's unit at the keyword says each name's verdict)"
+    ),
     # jsonschema-rs's own departures from the specification, each found by a function below.
     "rs-false-required": (
         "jsonschema-rs's evaluate() reports required failing for a name the object holds (where "
@@ -80,6 +86,11 @@ OUTPUT_DIVERGENCES = {
         "jsonschema-rs's evaluate() drops the properties and patternProperties annotations of a schema "
         "whose additionalProperties is not true; toolreg writes them (Core 10.3.2.1, 10.3.2.2): they "
         "are left out where jsonschema-rs has none"
+    ),
+    "rs-repeated-names": (
+        "jsonschema-rs's evaluate() writes a name once for each pattern of patternProperties that "
+        "matched it; the annotation is the set of names matched (Core 10.3.2.2), as toolreg writes "
+        "it: each name is read once"
     ),
     "rs-annotations-under-contains-bounds": (
         "jsonschema-rs's evaluate() drops every annotation below contains when minContains or "
@@ -159,11 +170,19 @@ def their_errors(details: list[dict[str, Any]]) -> set[Unit]:
     """jsonschema-rs's error units that carry the answer (not inside a unit that passed), normalised."""
     schemas = {(unit["instanceLocation"], unit["evaluationPath"]) for unit in details}
     passing = [
-        (unit["instanceLocation"], _to_keyword(unit["evaluationPath"])) for unit in details if unit["valid"]
+        (unit["instanceLocation"], _to_keyword(unit["evaluationPath"]))
+        for unit in details
+        if unit["valid"] and "propertyNames" not in _segments(unit["evaluationPath"])
     ]
     found = set()
     for unit in details:
         at, path = unit["instanceLocation"], _to_keyword(unit["evaluationPath"])
+        if "propertyNames" in _segments(path):
+            # OUTPUT_DIVERGENCES["property-names"]: each name's verdict is its unit at the keyword.
+            at_keyword = path == _names_cut(path) and not unit["valid"]
+            if at_keyword and not any(_within(outer, (at, path)) for outer in passing):
+                found.add((at, path))
+            continue
         if "errors" not in unit or any(_within(outer, (at, path)) for outer in passing):
             continue
         refusing = _segments(path)[-1:] and _segments(path)[-1] in _REFUSING_REST
@@ -171,6 +190,14 @@ def their_errors(details: list[dict[str, Any]]) -> set[Unit]:
             at = _parent(at)  # OUTPUT_DIVERGENCES["false-parts"]: a part, reported at its container
         found.add((at, path))
     return _without_summaries(found)
+
+
+def _names_cut(path: str) -> str:
+    """A path cut after its first propertyNames: the unit that stands for the keyword's subschema."""
+    segments = _segments(path)
+    if "propertyNames" in segments:
+        segments = segments[: segments.index("propertyNames") + 1]
+    return "".join(f"/{segment}" for segment in segments)
 
 
 def _parent(pointer: str) -> str:
@@ -193,7 +220,7 @@ def _without_summaries(found: set[Unit]) -> set[Unit]:
 
 def our_errors(basic: dict[str, Any]) -> set[Unit]:
     return _without_summaries(
-        {(unit["instanceLocation"], unit["keywordLocation"]) for unit in basic["errors"]}
+        {(unit["instanceLocation"], _names_cut(unit["keywordLocation"])) for unit in basic["errors"]}
     )
 
 
@@ -262,7 +289,28 @@ def _annotation_key(value: Any) -> str:
     return json.dumps(sorted(value, key=json.dumps) if isinstance(value, list) else value, sort_keys=True)
 
 
-def their_annotations(details: list[dict[str, Any]]) -> set[tuple[str, str, str]]:
+def rs_repeated_names(keyword: str, annotation: Any) -> Any:
+    """The annotation jsonschema-rs's ``evaluate()`` writes for ``keyword``, each name once
+    (OUTPUT_DIVERGENCES["rs-repeated-names"]).
+
+    ``{"patternProperties": {"^a": {}, "a$": {}}}`` against ``{"a": 1}``: jsonschema-rs writes
+    ``["a", "a"]``, a name once for each pattern that matched it; the annotation is the set of names
+    the keyword matched (Core 10.3.2.2), which toolreg writes, ``["a"]``.
+    """
+    if keyword in _NAME_SETS and isinstance(annotation, list):
+        return list(dict.fromkeys(annotation))
+    return annotation
+
+
+# The annotations that are sets of property names.
+_NAME_SETS = frozenset(("properties", "patternProperties", "additionalProperties"))
+
+
+def their_annotations(
+    details: list[dict[str, Any]], repeated: list[Any] | None = None
+) -> set[tuple[str, str, str]]:
+    """jsonschema-rs's annotations as (instance location, evaluation path, value); each annotation
+    whose names it repeated (see :func:`rs_repeated_names`) is also put in ``repeated``."""
     found = set()
     for unit in details:
         if "annotations" not in unit:
@@ -274,7 +322,10 @@ def their_annotations(details: list[dict[str, Any]]) -> set[tuple[str, str, str]
             and segments[-1] in _COMPARED_ANNOTATIONS - {"default", "examples"}
             and not isinstance(annotations, dict)
         ):
-            found.add((at, path, _annotation_key(annotations)))
+            once = rs_repeated_names(segments[-1], annotations)
+            if once != annotations and repeated is not None:
+                repeated.append(annotations)
+            found.add((at, path, _annotation_key(once)))
         elif isinstance(annotations, dict):
             found.update(
                 (at, f"{path}/{keyword}", _annotation_key(value))
@@ -314,7 +365,10 @@ def _compare(
     ours_found: set[Any]
     theirs_found: set[Any]
     if verdict:
-        ours_found, theirs_found = our_annotations(basic), their_annotations(details)
+        repeated: list[Any] = []
+        ours_found, theirs_found = our_annotations(basic), their_annotations(details, repeated)
+        if repeated:
+            report.excused["rs-repeated-names"] += 1
         report.compared_annotations += 1
         what = "annotations"
         for kind, dropped_by_rs in _RS_DROPPED_ANNOTATIONS.items():

@@ -17,7 +17,14 @@ from conformance._edges import EDGES, edge_instances, json_twins
 from conformance._impl import findings, load, toolreg_errors
 from conformance._official import keywords_used
 from conformance._oracle import Finding, Oracles, locate_false_subschemas
-from conformance._output import OUTPUT_DIVERGENCES, OutputReport, _compare, run_output
+from conformance._output import (
+    OUTPUT_DIVERGENCES,
+    OutputReport,
+    _compare,
+    our_errors,
+    run_output,
+    their_errors,
+)
 from conformance._references import DEEP_TREE
 from conformance._regressions import REGRESSIONS
 from conformance._shrink import smaller
@@ -552,6 +559,12 @@ RS_DEPARTURES = [
         {"b": 2},
     ),
     (
+        "rs-repeated-names",
+        {"patternProperties": {"^a": {}, "a$": {}}},
+        {"a": 1},
+        {"ab": 1, "ba": 2},
+    ),
+    (
         "rs-annotations-under-contains-bounds",
         {"$ref": "#/$defs/c", "$defs": {"c": {"contains": {"properties": {"a": True}}, "maxContains": 2}}},
         [{"a": 1}],
@@ -574,7 +587,25 @@ def test_output_departures_of_jsonschema_rs_are_excused_only_where_they_apply(
     # Without the adjustments the outputs differ: they are what made them agree.
     monkeypatch.setattr(conformance._output, "rs_false_required", lambda unit, instance: False)
     monkeypatch.setattr(conformance._output, "_RS_DROPPED_ANNOTATIONS", {})
+    monkeypatch.setattr(conformance._output, "rs_repeated_names", lambda keyword, annotation: annotation)
     assert _compared(schema, departs).disagreements
+
+
+def test_output_units_below_property_names_are_compared_one_per_keyword():
+    # jsonschema-rs writes each name's units at the object: "bb" passes where "a" fails.
+    schema = {"propertyNames": {"minLength": 2}}
+    details = jsonschema_rs.validator_for(schema).evaluate({"a": 1, "bb": 2}).list()["details"]
+    assert {(unit["instanceLocation"], unit["evaluationPath"], unit["valid"]) for unit in details} >= {
+        ("", "/propertyNames/minLength", False),
+        ("", "/propertyNames/minLength", True),
+    }
+    assert their_errors(details) == our_errors(toolreg.compile(schema).output({"a": 1, "bb": 2}, "basic"))
+    assert their_errors(details) == {("", "/propertyNames")}
+    report = _compared(schema, {"a": 1, "bb": 2})
+    assert report.disagreements == [] and report.compared_errors == 1
+    # Every name passing while another keyword fails: no propertyNames unit on either side.
+    passing = _compared({**schema, "minProperties": 3}, {"aa": 1, "bb": 2})
+    assert passing.disagreements == [] and passing.compared_errors == 1
 
 
 def test_an_output_departure_excuses_only_what_jsonschema_rs_leaves_out(monkeypatch):
