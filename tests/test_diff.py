@@ -1175,3 +1175,72 @@ def test_every_form_names_renames_additions_and_widenings():
     ]:
         with pytest.raises(toolreg.DiffError, match=words):
             call()
+
+
+# -- logged calls counted ------------------------------------------------------------------------------
+
+LOGGED = [
+    {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "u1", "name": "fs-write", "input": {"path": "", "text": "x"}}],
+    },
+    {"type": "tool_use", "id": "u2", "name": "fs.write", "input": {"path": "a", "text": "x"}},
+    {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "fs-write", "arguments": '{"path": "", "text": 1}'},
+            }
+        ],
+    },
+    {
+        "role": "assistant",
+        "tool_calls": [
+            {"id": "c2", "type": "function", "function": {"name": "fs-write", "arguments": '{"path": "",'}}
+        ],
+    },
+    {"type": "tool_use", "id": "u3", "name": "fs.read", "input": {"path": "a"}},
+    {"type": "tool_use", "id": "u4", "name": "no.such", "input": {}},
+    {"type": "tool_use", "id": "u5", "name": "fs.write", "input": {"path": "b", "text": "x", "mode": "w"}},
+]
+
+
+def test_logged_calls_are_counted_against_each_breaking_change(tmp_path, capsys):
+    narrowed = {
+        **WRITE,
+        "inputSchema": {
+            **WRITE["inputSchema"],
+            "properties": {"path": {"type": "string", "minLength": 1}, "text": {"type": "string"}},
+            "additionalProperties": False,
+        },
+    }
+    log = tmp_path / "calls.jsonl"
+    log.write_text("\n".join(json.dumps(value) for value in LOGGED) + "\nnot json\n")
+    old, new = [READ, WRITE], [narrowed]
+    report = checked(toolreg.diff(old, new, calls=[log]), old, new)
+    assert report.calls.to_dict() == {"calls": 7, "malformed": 1, "unknown": 1, "unreadable": 1}
+    tools = {tool.name: tool for tool in report.tools}
+    # fs.write: four read calls; one old-invalid (text 1); of the three the old accepts, "" breaks the
+    # new minLength, and "mode" the new closed object (under the declared reading no finding says so).
+    assert tools["fs.write"].calls.to_dict() == {"logged": 4, "accepted": 3, "refused": 2, "other": 1}
+    (finding,) = [f for f in tools["fs.write"].input.findings if f.kind == "breaking"]
+    assert finding.rule == "minLength" and finding.calls == 1
+    assert tools["fs.read"].calls.to_dict() == {
+        "logged": 1,
+        "accepted": 1,
+        "refused": 1,
+        "other": 1,
+    }  # removed
+    for form, words in (
+        ("text", "logged calls it refuses: 1"),
+        ("markdown", "- logged calls it refuses: 1"),
+        ("github", "; logged calls it refuses: 1"),
+    ):
+        assert words in report.render(form)
+    paths = [write(tmp_path / "old.json", old), write(tmp_path / "new.json", new)]
+    assert main(["diff", *paths, "--json", "--calls", str(log)]) == 1
+    assert json.loads(capsys.readouterr().out)["calls"]["calls"] == 7
+    assert main(["diff", *paths, "--calls", str(tmp_path / "none.jsonl")]) == 2
+    assert "cannot read the log" in capsys.readouterr().err

@@ -24,8 +24,10 @@ from .._jsonschema.validator import Validator
 from .._jsonschema.values import json_copy, json_key
 from .catalogs import CatalogError, catalog_entries, read_catalog_file
 from .compare import RULES
+from .diff_calls import CallCounts, CallsRead, counted
 from .documents import Document
 from .engine import Blocked, Candidate, Comparison, Verified
+from .logs import LogSource
 from .search import Job, drawn_from
 from .search import search as run_search
 
@@ -41,6 +43,8 @@ __all__ = [
     "VERDICTS",
     "FAIL_ON",
     "REPORT_SCHEMA",
+    "CallCounts",
+    "CallsRead",
 ]
 
 READINGS = ("declared", "any")
@@ -71,7 +75,8 @@ class Finding:
     witness. ``refused_by`` (``new`` or ``old``) names the schema that refuses the witness, and
     ``errors`` are its errors on it: the new schema's for a breaking input, the old (callers') schema's
     for a breaking output and for a widening input (none where only the declared reading refuses it:
-    a name the old schema does not declare).
+    a name the old schema does not declare). With logged calls (``diff(calls=...)``), ``calls`` counts
+    those the old schema accepts and the new refuses with an error at ``new_schema_path``.
     """
 
     kind: str
@@ -86,6 +91,7 @@ class Finding:
     keyword: str | None = None
     pointer: str | None = None
     refused_by: str | None = None
+    calls: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -103,6 +109,8 @@ class Finding:
         if self.kind == "unknown":
             found["keyword"] = self.keyword
             found["pointer"] = self.pointer
+        if self.calls is not None:
+            found["calls"] = self.calls
         return found
 
 
@@ -159,9 +167,10 @@ class ToolDiff:
     input: SchemaDiff | None = None
     output: SchemaDiff | None = None
     text: tuple[TextChange, ...] = ()
+    calls: CallCounts | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        found = {
             "name": self.name,
             "status": self.status,
             "verdict": self.verdict,
@@ -170,6 +179,9 @@ class ToolDiff:
             "output": None if self.output is None else self.output.to_dict(),
             "text": [change.to_dict() for change in self.text],
         }
+        if self.calls is not None:
+            found["calls"] = self.calls.to_dict()
+        return found
 
 
 @dataclass(frozen=True)
@@ -182,6 +194,7 @@ class CatalogDiff:
     tools: tuple[ToolDiff, ...]
     search: int = 0
     seed: int = 0
+    calls: CallsRead | None = None
 
     @property
     def verdict(self) -> str:
@@ -207,7 +220,7 @@ class CatalogDiff:
 
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON: its shape is :data:`REPORT_SCHEMA`."""
-        return {
+        found = {
             "reading": self.reading,
             "verdict": self.verdict,
             "search": self.search,
@@ -215,6 +228,9 @@ class CatalogDiff:
             "counts": self.counts(),
             "tools": [tool.to_dict() for tool in self.tools],
         }
+        if self.calls is not None:
+            found["calls"] = self.calls.to_dict()
+        return found
 
     def render(self, format: str = "text") -> str:  # noqa: A002 - the CLI's word
         """The report as ``text`` for people, ``json``, ``markdown`` (a PR comment) or ``github``
@@ -459,7 +475,15 @@ def _renames(removed: dict[str, _Tool], added: dict[str, _Tool]) -> dict[str, st
     return pairs
 
 
-def diff(old: Any, new: Any, *, callers: str = "declared", search: int = 0, seed: int = 0) -> CatalogDiff:
+def diff(
+    old: Any,
+    new: Any,
+    *,
+    callers: str = "declared",
+    search: int = 0,
+    seed: int = 0,
+    calls: LogSource | None = None,
+) -> CatalogDiff:
     """Compare two versions of a tool catalog: which calls that worked with ``old`` will ``new`` refuse?
 
     ``old`` and ``new`` are catalogs in any form ``toolreg check`` reads (an MCP ``tools/list``
@@ -472,6 +496,11 @@ def diff(old: Any, new: Any, *, callers: str = "declared", search: int = 0, seed
     ``"any"`` (any JSON the old schema accepts). ``search`` draws that many instances of each old
     schema the rules did not find breaking (hypothesis-jsonschema, seeded by ``seed``) and checks
     them against the new: a witness found so is verified like the rules' own, with rule ``search``.
+
+    ``calls`` is a log of model tool calls (a path, an open file, or a list of paths or lines, in
+    any form ``toolreg replay`` reads): each call to a tool of ``old`` that the old input schema accepts and
+    the new refuses is counted against the breaking findings whose pointer the new schema's errors on
+    it name, the rest as ``other`` (``ToolDiff.calls``, ``Finding.calls``, ``CatalogDiff.calls``).
     """
     if callers not in READINGS:
         raise DiffError(f"callers is one of {', '.join(map(repr, READINGS))}, not {callers!r}")
@@ -494,7 +523,18 @@ def diff(old: Any, new: Any, *, callers: str = "declared", search: int = 0, seed
     if differ.jobs:
         run_search([job for job, _ in differ.jobs.values()], search, seed)
         tools = [_with_search(differ, tool) for tool in tools]
-    return CatalogDiff(callers, tuple(tools), search, seed)
+    read = None
+    if calls is not None:
+        documents = {
+            tool.name: (
+                before[tool.old_name or tool.name].input,
+                after[tool.name].input if tool.status != "removed" else None,
+            )
+            for tool in tools
+            if tool.status != "added"
+        }
+        tools, read = counted(tools, documents, calls)
+    return CatalogDiff(callers, tuple(tools), search, seed, read)
 
 
 def _with_search(differ: _Differ, tool: ToolDiff) -> ToolDiff:

@@ -8,6 +8,7 @@ bad input (a catalog that cannot be read, a schema toolreg refuses, a search wit
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from .diff import FAIL_ON, READINGS, diff
 from .render import FORMATS
@@ -39,10 +40,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--search", type=int, default=0, metavar="N", help="draw N instances of each old schema (hypothesis)"
     )
     parser.add_argument("--seed", type=int, default=0, help="the search's seed")
+    parser.add_argument(
+        "--calls",
+        nargs="+",
+        metavar="LOG",
+        help="logs of model tool calls (any form toolreg replay reads): count those each change refuses",
+    )
 
 
 def run_command(options: argparse.Namespace) -> tuple[str, int]:
     """The text to print and the exit code; a ToolregError is bad input, for the caller to report."""
-    report = diff(options.old, options.new, callers=options.callers, search=options.search, seed=options.seed)
+    calls = None if options.calls is None else [Path(log) for log in options.calls]
+    report = diff(
+        options.old,
+        options.new,
+        callers=options.callers,
+        search=options.search,
+        seed=options.seed,
+        calls=calls,
+    )
     text = report.render("json" if options.json else options.format)
     return text, 1 if report.fails(options.fail_on) else 0

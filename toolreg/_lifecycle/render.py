@@ -51,6 +51,27 @@ def _status(tool: ToolDiff) -> str:
     return tool.status
 
 
+def _calls_read(report: CatalogDiff) -> str | None:
+    """What the logs held, in a line, when they were read."""
+    read = report.calls
+    if read is None:
+        return None
+    return (
+        f"logged calls: {read.calls} ({read.malformed} with malformed arguments, {read.unknown} to no tool "
+        f"of the old catalog, {read.unreadable} unreadable lines)"
+    )
+
+
+def _tool_calls(tool: ToolDiff) -> str | None:
+    counts = tool.calls
+    if counts is None:
+        return None
+    return (
+        f"{counts.logged} logged, {counts.accepted} the old schema accepts, {counts.refused} refused now"
+        f" ({counts.other} by no finding)"
+    )
+
+
 def _summary(report: CatalogDiff) -> str:
     counts = report.counts()
     return ", ".join(
@@ -66,11 +87,15 @@ def _text(report: CatalogDiff) -> str:
         f"toolreg diff: {report.verdict} ({_summary(report)})",
         f"reading: {report.reading} ({_READINGS[report.reading]})",
     ]
+    if (read := _calls_read(report)) is not None:
+        lines.append(read)
     for tool in report.tools:
         if tool.status == "unchanged":
             continue
         lines.append("")
         lines.append(printable(f"{tool.name}: {_status(tool)}, {tool.verdict}"))
+        if (counts := _tool_calls(tool)) is not None:
+            lines.append(f"  calls: {counts}")
         if tool.status == "removed":
             lines.append("  calls to it are refused")
         if tool.status == "renamed":
@@ -83,6 +108,8 @@ def _text(report: CatalogDiff) -> str:
                 if finding.has_witness:
                     lines.append(f"      witness: {_json(finding.witness)}")
                     lines.append(f"      refused by {_refusal(finding)}")
+                if finding.calls is not None:
+                    lines.append(f"      logged calls it refuses: {finding.calls}")
         for change in tool.text:
             lines.append(
                 f"  {change.field} changed: sha256 {_short(change.old_sha256)} -> {_short(change.new_sha256)}"
@@ -108,6 +135,8 @@ def _markdown(report: CatalogDiff) -> str:
         "",
         f"{_summary(report)}. Reading: **{report.reading}** ({_READINGS[report.reading]}).",
     ]
+    if (read := _calls_read(report)) is not None:
+        lines += ["", read[:1].upper() + read[1:] + "."]
     shown = [tool for tool in report.tools if tool.status != "unchanged"]
     if not shown:
         return "\n".join(lines)
@@ -124,9 +153,11 @@ def _markdown(report: CatalogDiff) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     for tool in shown:
         details = [finding for section in _sections(tool) for finding in section.findings]
-        if not details and not tool.text:
+        if not details and not tool.text and tool.calls is None:
             continue
         lines += ["", f"### `{_cell(tool.name)}`: {tool.verdict}", ""]
+        if (counts := _tool_calls(tool)) is not None:
+            lines.append(f"- calls: {counts}")
         for section in _sections(tool):
             for finding in section.findings:
                 where, message = _cell(_where(finding)), _cell(finding.message)
@@ -134,6 +165,8 @@ def _markdown(report: CatalogDiff) -> str:
                 if finding.has_witness:
                     lines.append(f"  - witness: `{_cell(_json(finding.witness))}`")
                     lines.append(f"  - refused by {_cell(_refusal(finding))}")
+                if finding.calls is not None:
+                    lines.append(f"  - logged calls it refuses: {finding.calls}")
         for change in tool.text:
             digests = f"`{_short(change.old_sha256)}` → `{_short(change.new_sha256)}`"
             lines.append(f"- {change.field} changed (sha256 {digests})")
@@ -164,11 +197,10 @@ def _github(report: CatalogDiff) -> str:
     for tool in report.tools:
         title = f"toolreg diff: {tool.name}"
         if tool.status in ("removed", "renamed"):
-            lines.append(
-                _annotation(
-                    "error", title, f"{_status(tool)}: calls to {tool.old_name or tool.name} are refused"
-                )
-            )
+            refused = f"{_status(tool)}: calls to {tool.old_name or tool.name} are refused"
+            if (counts := _tool_calls(tool)) is not None:
+                refused += f"; calls: {counts}"
+            lines.append(_annotation("error", title, refused))
         elif tool.status == "added":
             lines.append(_annotation("notice", title, "added"))
         for section in _sections(tool):
@@ -176,10 +208,14 @@ def _github(report: CatalogDiff) -> str:
                 message = f"{section.role} {finding.kind}: {_where(finding)}: {finding.message}"
                 if finding.has_witness:
                     message += f" Witness: {_json(finding.witness)}; refused by {_refusal(finding)}"
+                if finding.calls is not None:
+                    message += f"; logged calls it refuses: {finding.calls}"
                 lines.append(_annotation(_LEVELS[finding.kind], title, message))
         for change in tool.text:
             lines.append(_annotation("notice", title, f"{change.field} changed (what a model reads)"))
     lines.append(f"toolreg diff: {report.verdict} ({_summary(report)}; reading: {report.reading})")
+    if (read := _calls_read(report)) is not None:
+        lines.append(read)
     return "\n".join(lines)
 
 
