@@ -22,6 +22,7 @@ from tests.test_work import INSTANCES, NAMES, costly_keywords, reference_steps, 
 from toolreg._jsonschema.glance import glance_of
 from toolreg._jsonschema.limits import WORK_PER_VALUE, Limits
 from toolreg._jsonschema.quick import Vouched, vouch
+from toolreg._jsonschema.regex import Patterns
 from toolreg._jsonschema.schema import guarded_pattern
 from toolreg._jsonschema.values import snapshot
 from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
@@ -139,7 +140,7 @@ _REF_FREE = st.recursive(
 
 
 def _vouched(schema: Any) -> Vouched | None:
-    cache: dict[str, Any] = {}
+    cache = Patterns(Limits().max_pattern_program)
     return vouch(snapshot(schema, 128), Limits(), lambda source: guarded_pattern(source, cache))
 
 

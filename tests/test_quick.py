@@ -16,6 +16,7 @@ from tests import accept_any
 from tests.test_corpus import RECORDS, needs_corpus
 from toolreg._jsonschema.limits import DEFAULT_LIMITS, Limits
 from toolreg._jsonschema.quick import vouch
+from toolreg._jsonschema.regex import Patterns
 from toolreg._jsonschema.schema import compile_schema, guarded_pattern
 from toolreg._jsonschema.values import snapshot
 
@@ -24,7 +25,7 @@ D7 = "http://json-schema.org/draft-07/schema#"
 
 
 def vouched(schema: Any, limits: Limits = DEFAULT_LIMITS) -> bool:
-    cache: dict[str, Any] = {}
+    cache = Patterns(limits.max_pattern_program)
     root = snapshot(schema, limits.max_schema_depth)
     return vouch(root, limits, lambda source: guarded_pattern(source, cache)) is not None
 

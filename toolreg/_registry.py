@@ -26,7 +26,7 @@ from ._jsonschema.errors import OK, Result, SchemaError, ValidationError, freeze
 from ._jsonschema.glance import Glance
 from ._jsonschema.limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._jsonschema.quick import vouch
-from ._jsonschema.regex import Pattern
+from ._jsonschema.regex import Pattern, Patterns
 from ._jsonschema.schema import Compiled, compile_schema, guarded_pattern
 from ._jsonschema.validator import Validator, checked_schema
 from ._jsonschema.values import NotJSON, json_type, snapshot
@@ -254,8 +254,9 @@ class Registry:
         # Catalogs repeat schemas (every tool without arguments has the same one): tools whose schemas
         # are the same JSON text share one compiled Validator, which holds nothing of either tool.
         self._shared: weakref.WeakValueDictionary[bytes, Validator] = weakref.WeakValueDictionary()
-        # Catalogs repeat patterns too: each is compiled and guarded once per registry.
-        self._patterns: dict[str, tuple[Pattern, str | None]] = {}
+        # Catalogs repeat patterns too: each is compiled and guarded once per registry, and all of them
+        # within one allowance of what compiling them costs, so no catalog makes the registry pay more.
+        self._patterns = Patterns(self.limits.max_pattern_program)
 
     def register(
         self,
@@ -554,7 +555,7 @@ def _compile_snapshot(
     limits: Limits,
     documents: Mapping[str, Any] | None,
     assert_formats: bool,
-    patterns: dict[str, tuple[Pattern, str | None]],
+    patterns: Patterns,
 ) -> Compiled:
     """Compile a registry's own snapshot; its JSON text tells whether anything in it needs indexing."""
     try:

@@ -34,7 +34,7 @@ from .keywords.applicators import BranchCheck
 from .keywords.objects import MISSING_STEPS
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
-from .regex import PYTHON_MAX_TEXT
+from .regex import PYTHON_MAX_TEXT, SEARCH_STEP, uncounted_length
 from .schema import Compiled, Node
 from .sites import Site
 from .vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
@@ -81,6 +81,11 @@ _UNEVALUATED = frozenset(name for name, fast in _FAST.items() if fast == "whole"
 _HANDED_OVER = frozenset(name for name, fast in _FAST.items() if fast in ("called", "whole")) | frozenset(
     row.name for row in VOCABULARY if row.memo
 )
+# Keywords whose subschemas the generated code leaves to reference checks (propertyNames's, which it
+# reports, too): a pattern below them is searched by its reference check, which spends on the budget.
+_SUBSCHEMAS_HANDED_OVER = frozenset(
+    name for name, fast in _FAST.items() if fast in ("called", "whole") and keywords()[name].holds
+) | {"propertyNames"}
 # Keywords that spend a step each time their schema object is applied to a value.
 _SPENDS_ITSELF = frozenset(row.name for row in VOCABULARY if row.spends_itself)
 # The ones that speak to one type of instance, as the vocabulary says.
@@ -287,7 +292,11 @@ class _Generator:
         self.calls_checks = False
         # Whether the code counts work steps: only where the reference walk could spend more than the
         # allowance for each value (see work.within_allowance); elsewhere its budget never runs out.
-        self.counts = not within_allowance(compiled)
+        # (Searching a long text spends more than that bound takes a search to: the code guards the
+        # searches it writes, and counts where a reference check it calls may search.)
+        self.counts = not within_allowance(compiled) or (
+            "pattern" in compiled.used and not _SUBSCHEMAS_HANDED_OVER.isdisjoint(compiled.used)
+        )
         # Whether its errors are Findings: where it counts; wherever a value may be applied more than
         # one schema, whose branches need lists of their own; and wherever it hands values to
         # reference checks: the memo kept there (of the values found plain JSON, of the keys
@@ -666,11 +675,20 @@ class _Generator:
         pattern = plan.get("pattern")
         python_search = pattern.python_search() if pattern is not None else None
         size = f"len({value})"
-        if ("minLength" in plan) + ("maxLength" in plan) + (python_search is not None) > 1:
+        lengths = sum(name in plan for name in ("minLength", "maxLength", "pattern"))
+        if lengths + (python_search is not None) > 1:
             size = self.source.fresh("n")
             line(depth, f"{size} = len({value})")
         self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"), size)
         if pattern is not None:
+            # The search's steps, spent before it runs, as the reference check spends them (a short
+            # text costs none); where the code counts nothing, a text that costs more than the work
+            # bound took a search to cost is left to the reference walk.
+            if self.counts:
+                line(depth, f"if {size} > {(SEARCH_STEP - 1) // pattern.size}:")
+                self.spend(depth + 1, f"{size} * {pattern.size} // {SEARCH_STEP}")
+            else:
+                line(depth, f"if {size} > {uncounted_length(pattern.size)}: raise NotPlainJSON")
             test = f"{self.source.constant(pattern.search)}({value})"
             if python_search is not None:
                 # Python's engine answers short text of the simplest patterns in a third of the

@@ -44,14 +44,17 @@ class OverBudget(Exception):
 
 class Memo:
     """What one validation remembers of its instance, made when first needed: how deep each array
-    and object the fast path found plain JSON nests, by identity (see ``codegen.plain_json``), and
-    the keys of its values (see ``values.ValueKeys``), so that neither is worked out twice."""
+    and object the fast path found plain JSON nests, by identity (see ``codegen.plain_json``), the
+    keys of its values (see ``values.ValueKeys``), and whether each long string is a valid instance of
+    each format asserted on it, by identity and format (see ``keywords.scalars``), so that none is
+    worked out twice."""
 
-    __slots__ = ("plain", "keys")
+    __slots__ = ("plain", "keys", "formats")
 
     def __init__(self) -> None:
         self.plain: dict[int, int] = {}
         self.keys = ValueKeys()
+        self.formats: dict[tuple[int, str], bool] = {}
 
 
 class Findings(list[ValidationError]):

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from .regex import is_regex
 
-__all__ = ["FORMATS"]
+__all__ = ["FORMATS", "FORMAT_SIZES"]
 
 # Every pattern here is matched whole (fullmatch), in ASCII mode, and has no two ways to match one
 # place, so a hostile string costs time in proportion to its length.
@@ -261,4 +261,12 @@ FORMATS: dict[str, Callable[[str], bool]] = {
     "json-pointer": _matches(_JSON_POINTER),
     "relative-json-pointer": _matches(_RELATIVE_JSON_POINTER),
     "regex": is_regex,
+}
+
+# What each test costs at each character, as a pattern's size does (see ``regex.search_steps``): the
+# most measured on long strings built to go far, at 20 ns an instruction. Reading a regex costs
+# about 1.1 µs a character; a URI template's nested alternatives 0.35 µs; an e-mail address's
+# parts 0.16 µs; every other test under 0.07 µs.
+FORMAT_SIZES: dict[str, int] = {
+    name: {"regex": 64, "uri-template": 32, "email": 16, "idn-email": 16}.get(name, 4) for name in FORMATS
 }

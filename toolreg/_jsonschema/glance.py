@@ -19,7 +19,7 @@ from typing import Any
 from .keywords.scalars import JSON_TYPES
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits
 from .quick import PatternGuard, Vouched, ref_location, schema_at, vouch
-from .regex import Pattern
+from .regex import CostlySearch, Pattern, Patterns
 from .schema import guarded_pattern
 from .sites import Accepts
 from .values import ValueKeys, snapshot, survey
@@ -95,8 +95,9 @@ class Glance:
             if not self._may_answer():
                 return None, values
             return _Reading(self).fits(self._root, instance), values
-        except (RecursionError, RuntimeError, LookupError):
-            # A caller deep in its own stack, or another thread changing a container as we read it.
+        except (RecursionError, RuntimeError, LookupError, CostlySearch):
+            # A caller deep in its own stack, another thread changing a container as we read it, or
+            # a search of a text so long that the walk counts its steps.
             return None, values
 
     def _may_answer(self) -> bool:
@@ -133,7 +134,7 @@ def glance_of(schema: Any, limits: Limits = DEFAULT_LIMITS, asserts_formats: boo
     """The glance a registry gives ``schema`` (from a snapshot of its own, its patterns compiled for it
     alone), or None where the quick check does not vouch for it and a registry compiles it at once:
     for the tests and the conformance suite, which hold its answers to the walk's."""
-    patterns: dict[str, tuple[Pattern, str | None]] = {}
+    patterns = Patterns(limits.max_pattern_program)
 
     def pattern_and_risk(source: str) -> tuple[Pattern, str | None]:
         return guarded_pattern(source, patterns)

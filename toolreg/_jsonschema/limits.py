@@ -43,10 +43,18 @@ class Limits:
     schema to or reports (``additionalProperties``), or applies a schema to that spends no step itself
     (``items``, ``prefixItems``); each pattern of ``patternProperties`` tried on each name, and for
     ``additionalProperties`` beside it; each array or object ``enum`` or ``const`` compares; and two
-    for each name ``required`` or ``dependentRequired`` finds missing.
+    for each name ``required`` or ``dependentRequired`` finds missing; and each search of a pattern,
+    or test of an asserted ``format``, one for each 2,048 characters of its text times the size of
+    its program, in instructions (``regex.search_steps``; a format's test is run once for each string
+    however often it applies).
     Both paths spend them at the same places. A ``$ref`` graph that branches at every step, or a
     thousand branches each going through a long array, would otherwise take time exponential in, or
     the product of, the schema's size and the instance's.
+    ``max_pattern_program``: how many instructions of RE2's programs the patterns of one registry (its
+    tools' schemas together), or of one schema compiled alone, may cost to compile, each pattern
+    counted once (``regex.Patterns``); the pattern that passes it, and every new one after it, is
+    refused (a :class:`~toolreg.SchemaError` at its pointer) without being compiled. Each schema's own
+    patterns may hold at most 500,000 (``regex.MAX_PROGRAM``) whatever this says.
     A field out of range raises :class:`~toolreg.LimitsError`.
     """
 
@@ -55,13 +63,20 @@ class Limits:
     max_schema_size: int = 10_000
     allow_backtracking_patterns: bool = False
     max_work: int = 10_000
+    max_pattern_program: int = 1_000_000
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_backtracking_patterns, bool):
             raise LimitsError(
                 f"Limits.allow_backtracking_patterns must be a bool, not {self.allow_backtracking_patterns!r}"
             )
-        for name in ("max_depth", "max_schema_depth", "max_schema_size", "max_work"):
+        for name in (
+            "max_depth",
+            "max_schema_depth",
+            "max_schema_size",
+            "max_work",
+            "max_pattern_program",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise LimitsError(f"Limits.{name} must be a positive int, not {value!r}")

@@ -111,12 +111,14 @@ def vouch(root: Any, limits: Limits, pattern_and_risk: PatternGuard) -> Vouched 
                 work += sum(spends(value))
             if holds is None:
                 continue
+            # Each keyword's subschemas are read in their order (compilation's, so that the patterns
+            # compiled here are the ones it compiles, each compiled once within the registry's allowance).
             if holds == "map":
-                stack.extend(value.values())
+                stack.extend(reversed(value.values()))
             elif holds == "schema":
                 stack.append(value)
             elif holds == "list":
-                stack.extend(value)
+                stack.extend(reversed(value))
             elif holds == "pattern":
                 if not _safe_pattern(value, limits, pattern_and_risk, programs):
                     return None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -51,11 +52,56 @@ __all__ = [
     "MAX_STEPS_AT_START",
     "MAX_PROGRAM",
     "PYTHON_MAX_TEXT",
+    "Patterns",
+    "SEARCH_STEP",
+    "UNCOUNTED_STEPS",
+    "CostlySearch",
+    "search_steps",
+    "uncounted_length",
 ]
 
 
 class UnsupportedPattern(ValueError):
     """A valid ECMA-262 pattern that toolreg cannot run within its bounds; the message says why."""
+
+
+class CostlySearch(Exception):
+    """A search (or a format's test) of a text long enough to cost more steps of the work budget
+    than code that counts none may take (see :data:`UNCOUNTED_STEPS`): the reference walk, which
+    counts them, must answer."""
+
+
+# -- what a search costs ------------------------------------------------------------------------
+
+# A search costs steps of the work budget (``Limits.max_work``) in proportion to its text's length
+# times the size of what runs it, in instructions: RE2's time is linear in the text, but where it
+# cannot keep its states (x\w{30}y on a string of x's and a's) it pays up to about 20 ns for each
+# instruction at each character. One step is this many instructions by characters (40 µs at worst),
+# so a search of a short text costs none, and the budget's 10,000 steps cover 0.4 s of searching.
+SEARCH_STEP = 2048
+# The most steps one search may cost where the code running it counts none: the work bound (see
+# ``work``) takes each pattern applied to a value as spending this many, and the fast path and a
+# registry's first calls hand a longer text to the reference walk, which counts.
+UNCOUNTED_STEPS = 8
+# What the backtracking engine costs a character, in instructions' worth: at most MAX_STEPS steps at
+# each place of the string, 3.8 µs a character at worst.
+_BACKTRACKING_SIZE = 256
+# What one place of a pattern (a character, a set, an assertion; see _positions) costs at a
+# character at most, in instructions' worth: RE2 follows each set as a tree of byte ranges, of which
+# few hold at once (\p{L} is 1,200 instructions, and x\p{L}{200}y took 74 ns a place and a
+# character; x(?:\p{L}|\p{M}){200}y 93 ns, the most measured).
+_PLACE_SIZE = 6
+
+
+def search_steps(length: int, size: int) -> int:
+    """The steps of the work budget a search of a text of ``length`` characters costs, with a
+    program of ``size`` instructions (``Pattern.size``)."""
+    return length * size // SEARCH_STEP
+
+
+def uncounted_length(size: int) -> int:
+    """The longest text a program of ``size`` instructions searches within :data:`UNCOUNTED_STEPS`."""
+    return ((UNCOUNTED_STEPS + 1) * SEARCH_STEP - 1) // size
 
 
 def is_regex(text: str) -> bool:
@@ -77,23 +123,35 @@ class Pattern:
     """A compiled pattern that answers one question: ``search(text)``, does it match anywhere?
 
     ``backtracking`` is None when RE2 runs it; otherwise it names what RE2 cannot express (``a
-    look-behind at position 3``), and ``regress`` runs it within the bound its tree shows.
+    look-behind at position 3``), and ``regress`` runs it within the bound its tree shows. ``size``
+    is what a search costs at each character, in instructions (see :func:`search_steps`); ``cost``
+    what compiling it cost, in instructions' worth (see :class:`Patterns`). Given ``room``, RE2 stops
+    building a program of more instructions than about that many, at a cost in ``room``.
     Raises RegexSyntaxError for a source that is not ECMA-262, UnsupportedPattern for one that
     toolreg cannot run within its bounds.
     """
 
-    __slots__ = ("source", "backtracking", "search", "program")
+    __slots__ = ("source", "backtracking", "search", "program", "size", "cost")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, room: int | None = None) -> None:
         self.source = source
         tree = parse(source)
         self.backtracking: str | None = None
         self.search: Callable[[str], bool]
         # The size of RE2's programs for it, in instructions (0 on the backtracking engine): what
-        # compiling it cost, about a microsecond each (see MAX_PROGRAM).
+        # compiling it cost, about half a microsecond and 10 bytes each (see MAX_PROGRAM).
         self.program = 0
+        self.size = _BACKTRACKING_SIZE
+        # A small pattern costs regress little to compile.
+        self.cost = len(source)
         try:
-            self.search, self.program = _re2_search(tree, _MAX_TRANSLATION + 128 * len(source))
+            self.search, self.program, properties = _re2_search(
+                tree, _MAX_TRANSLATION + 128 * len(source), room
+            )
+            # Each bounds what a search costs at a character: the larger bound of a pattern of
+            # Unicode sets is its program.
+            self.size = max(1, min(self.program, _PLACE_SIZE * _places(tree)))
+            self.cost = self.program + _PROPERTY_COST * properties
             return
         except _Untranslatable as untranslatable:
             self.backtracking = untranslatable.what
@@ -127,6 +185,73 @@ class Pattern:
         every other pattern. The generated code tests the length itself, sparing a call."""
         source = _python_source(parse(self.source)) if self.backtracking is None else None
         return None if source is None else re.compile(source).search
+
+
+class Patterns:
+    """The patterns of one schema, or of every schema of one registry, each compiled once and kept,
+    within one allowance of what compiling them may cost, in instructions of RE2's programs
+    (``Limits.max_pattern_program``): each pattern's :attr:`Pattern.cost`, and for one RE2 gave up
+    on as too large, what it built first. The pattern that passes the allowance is refused, and so
+    is every new one after it, without being compiled: a catalog of thousands of costly patterns
+    costs what the allowance does, once. A refusal is kept with its reason."""
+
+    __slots__ = ("allowance", "spent", "_found", "_lock")
+
+    def __init__(self, allowance: int) -> None:
+        self.allowance = allowance
+        self.spent = 0
+        self._found: dict[str, tuple[Pattern, str | None] | str] = {}
+        # Two threads compiling at once would each spend: one compiles at a time.
+        self._lock = threading.Lock()
+
+    def guarded(self, source: str) -> tuple[Pattern, str | None]:
+        """The compiled pattern and, if only a backtracking engine can run it, what needs one (None
+        when RE2 runs it); RegexSyntaxError or UnsupportedPattern."""
+        found = self._found.get(source)
+        if found is None:
+            with self._lock:
+                found = self._found.get(source)
+                if found is None:
+                    found = self._found[source] = self._compiled(source)
+        if type(found) is str:
+            raise UnsupportedPattern(found)
+        return found  # type: ignore[return-value]
+
+    def _compiled(self, source: str) -> tuple[Pattern, str | None] | str:
+        """The pattern compiled within the allowance, or why it is refused; RegexSyntaxError (not
+        kept: reading a pattern costs time in its length only)."""
+        before = self.spent
+        if before >= self.allowance:
+            return (
+                f"the patterns compiled before it spent the {self.allowance} instructions of RE2 "
+                "programs that the patterns of one schema, or of every schema in one registry, may cost "
+                "together (Limits.max_pattern_program); raise it, or write fewer or smaller patterns"
+            )
+        room = self.allowance - before
+        try:
+            pattern = Pattern(source, room)
+        except _PastRoom:
+            self.spent = self.allowance  # what it built first
+            return (
+                f"the patterns compiled before it cost {before} of the {self.allowance} instructions of "
+                "RE2 programs that the patterns of one schema, or of every schema in one registry, may "
+                "cost together (Limits.max_pattern_program), and RE2's program for it would pass them; "
+                "raise it, or write fewer or smaller patterns"
+            )
+        except _TooLarge as refused:
+            self.spent += min(room, _TOO_LARGE_COST)
+            return str(refused)
+        except UnsupportedPattern as refused:
+            return str(refused)
+        self.spent += pattern.cost
+        if self.spent > self.allowance:
+            return (
+                f"it costs {pattern.cost} instructions of RE2 program, and the patterns compiled before "
+                f"it {before}, past the {self.allowance} that the patterns of one schema, or of every "
+                "schema in one registry, may cost together (Limits.max_pattern_program); raise it, or "
+                "write fewer or smaller patterns"
+            )
+        return pattern, pattern.backtracking
 
 
 # -- Python's engine, for the simplest patterns on short text ------------------------------------
@@ -208,35 +333,39 @@ class _Untranslatable(Exception):
         self.what = what
 
 
-def _re2_search(tree: Disjunction, budget: int) -> tuple[Callable[[str], bool], int]:
-    """RE2's searches for ``tree``, as one function, and the size of their programs; _Untranslatable,
-    or UnsupportedPattern when RE2 refuses the translation (a count past its limits, its memory
-    budget) or it is longer than ``budget``."""
+def _re2_search(tree: Disjunction, budget: int, room: int | None) -> tuple[Callable[[str], bool], int, int]:
+    """RE2's searches for ``tree``, as one function, the size of their programs, and how many
+    property sets RE2 read for them; _Untranslatable, or UnsupportedPattern when RE2 refuses the
+    translation (a count past its limits, its memory budget, ``room``) or it is longer than
+    ``budget``."""
     parts = _leading_look_aheads(tree)
     if parts is None:
         translated = _translate(tree, budget)
-        _check_properties([translated])
+        properties = _check_properties([translated])
         if not _has_not_boundary(tree):
-            compiled = _compiled(translated)
-            return _search(compiled, _ANCHOR.UNANCHORED), compiled.ProgramSize()
+            compiled = _compiled(translated, room)
+            return _search(compiled, _ANCHOR.UNANCHORED), compiled.ProgramSize(), properties
         # RE2 may start a search between the bytes of one character, where \B holds: a search
         # anchored behind a lazy run of whole characters starts only between characters.
-        compiled = _compiled(f"(?s:.)*?(?:{translated})")
-        return _search(compiled, _ANCHOR.ANCHOR_START), compiled.ProgramSize()
+        compiled = _compiled(f"(?s:.)*?(?:{translated})", room)
+        return _search(compiled, _ANCHOR.ANCHOR_START), compiled.ProgramSize(), properties
     rest, conditions = parts
     # The rest and each look-ahead share one budget, and one allowance of property sets.
     translations: list[str] = []
     for part in (rest, *(look.body for look in conditions)):
         translations.append(_translate(part, budget - sum(map(len, translations))))
-    _check_properties(translations)
+    properties = _check_properties(translations)
     wanted = [True, *(not look.negative for look in conditions)]
-    programs = [_compiled(translated) for translated in translations]
+    programs = []
+    for translated in translations:
+        programs.append(_compiled(translated, room))
+        room = None if room is None else room - programs[-1].ProgramSize()
     searches = [
         (want, _search(compiled, _ANCHOR.ANCHOR_START))
         for want, compiled in zip(wanted, programs, strict=True)
     ]
     size = sum(compiled.ProgramSize() for compiled in programs)
-    return (lambda text: all(search(text) is want for want, search in searches)), size
+    return (lambda text: all(search(text) is want for want, search in searches)), size, properties
 
 
 def _leading_look_aheads(tree: Disjunction) -> tuple[Disjunction, list[LookAround]] | None:
@@ -261,21 +390,43 @@ def _leading_look_aheads(tree: Disjunction) -> tuple[Disjunction, list[LookAroun
     return Disjunction(tree.position, [terms[1 + len(looks) :]]), looks
 
 
-def _check_properties(translations: list[str]) -> None:
-    """UnsupportedPattern if RE2 would read more than :data:`_MAX_PROPERTIES` property sets."""
+def _check_properties(translations: list[str]) -> int:
+    """How many property sets RE2 would read; UnsupportedPattern past :data:`_MAX_PROPERTIES`."""
     properties = sum(translated.count("\\p{") + translated.count("\\P{") for translated in translations)
     if properties > _MAX_PROPERTIES:
         raise UnsupportedPattern(
             f"RE2 would read {properties} Unicode property sets in it (each \\p{{…}}, six or seven for "
             f"\\p{{C}} or \\p{{Cn}}), more than the {_MAX_PROPERTIES} allowed; write fewer"
         )
+    return properties
 
 
-def _compiled(translated: str) -> Any:
-    """RE2's program for a translation; UnsupportedPattern, saying why, if RE2 refuses it."""
+class _TooLarge(UnsupportedPattern):
+    """RE2 stopped building a program past its memory budget, having built what it could."""
+
+
+class _PastRoom(UnsupportedPattern):
+    """RE2 stopped building a program past the room it was given (see Pattern)."""
+
+
+def _compiled(translated: str, room: int | None = None) -> Any:
+    """RE2's program for a translation; UnsupportedPattern, saying why, if RE2 refuses it, and
+    _PastRoom where it needs much more than ``room`` instructions."""
+    if room is not None and room < _DEFAULT_ROOM:
+        # A trial within a memory budget that lets RE2 build about ``room`` instructions before it
+        # gives up, at a cost in them; then the program itself, with the default budget, whose
+        # searches keep more states.
+        options = re2.Options()
+        options.log_errors, options.never_capture = False, True
+        options.max_mem = _MEMORY_PER_INSTRUCTION * max(room, 0) + _LEAST_MEMORY
+        trial = re2._re2.RE2(translated.encode(), options)
+        if not trial.ok() and "too large" in trial.error().decode(errors="replace"):
+            raise _PastRoom(f"RE2 would build more than the {max(room, 0)} instructions left for it")
     compiled = re2._re2.RE2(translated.encode(), _RE2_OPTIONS)
     if not compiled.ok():
-        raise UnsupportedPattern(_re2_refusal(compiled.error().decode(errors="replace")))
+        error = compiled.error().decode(errors="replace")
+        refused = _TooLarge if "too large" in error else UnsupportedPattern
+        raise refused(_re2_refusal(error))
     return compiled
 
 
@@ -303,17 +454,56 @@ def _re2_refusal(error: str) -> str:
     return f"RE2 refuses it: {error}"
 
 
+def _places(tree: Node) -> int:
+    """How many places the pattern has, with each count's copies written out as RE2 writes them: a
+    character or a set (each part RE2 writes of it), an assertion, and one for each alternative."""
+    found: dict[int, int] = {}
+    for node in _children_first(tree):
+        if isinstance(node, Literal):
+            count = len(node.text)
+        elif isinstance(node, CharSet):
+            count = _class(node).count("|") + 1  # "|" stands between parts only: in a set it is \x{7c}
+        elif isinstance(node, (Group, LookAround)):
+            count = found[id(node.body)]
+        elif isinstance(node, Repeat):
+            count = found[id(node.body)] * max(1, node.low + 1 if node.high is None else node.high)
+        elif isinstance(node, Disjunction):
+            terms = [term for alternative in node.alternatives for term in alternative]
+            count = len(node.alternatives) + sum(found[id(term)] for term in terms)
+        else:
+            count = 1  # an assertion
+        found[id(node)] = min(count, _MANY_PLACES)
+    return found[id(tree)]
+
+
+# Past this many places the count stops: a search of any text would cost more than any budget.
+_MANY_PLACES = 1 << 40
+
+
 def _has_not_boundary(tree: Node) -> bool:
     return any(isinstance(node, Assertion) and node.kind == "B" for node in _walk(tree))
 
 
 # The most instructions the RE2 programs of one schema's patterns may hold together: compiling takes
-# about a microsecond and 10 bytes each, and a 10-character pattern such as \p{L}{400} makes 478,000,
-# so a hundred of them took 30 s and 470 MB to register.
+# about half a microsecond and 10 bytes each, and a 10-character pattern such as \p{L}{400} makes
+# 478,000, so a hundred of them took 30 s and 470 MB to register. (The patterns of every schema of a
+# registry share Limits.max_pattern_program; see Patterns.)
 MAX_PROGRAM = 500_000
 # RE2 takes up to 0.2 ms and 30 KB to read each property set (\p{L} is 650 ranges), whatever its
 # memory budget says: 30,000 of them took 5 s and 1 GB.
 _MAX_PROPERTIES = 1000
+# What reading one property set costs, in instructions' worth (see Pattern.cost).
+_PROPERTY_COST = 500
+# What a program RE2 gives up on past its memory budget costs, in instructions' worth: building up to
+# its budget takes about 0.06 s.
+_TOO_LARGE_COST = 100_000
+# RE2 gives two thirds of its memory budget (8 MB by default) to compiling, and a quarter of that to
+# instructions, 8 bytes each, before it makes the program (which may hold a few times as many): so
+# about 48 bytes of budget let it build one, and the default budget about this many.
+_MEMORY_PER_INSTRUCTION = 48
+_DEFAULT_ROOM = (8 << 20) // _MEMORY_PER_INSTRUCTION
+# What RE2 needs before it builds anything.
+_LEAST_MEMORY = 2048
 # RE2 repeats an atom at most this many times in one count.
 _RE2_MAX_REPEAT = 1000
 # A translation may be this long, and 128 characters for each of the source's: past that, its counts

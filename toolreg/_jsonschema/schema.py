@@ -14,7 +14,7 @@ from .findings import Check, Path, no_check, spend
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from .pointer import masked_pointer, to_pointer
 from .references import MARKED_IN_TEXT, ROOT_URI, References, entering, resolve
-from .regex import MAX_PROGRAM, Pattern, UnsupportedPattern
+from .regex import MAX_PROGRAM, Pattern, Patterns, UnsupportedPattern
 from .sites import Site
 from .values import NotJSON, snapshot
 from .vocabulary import (
@@ -59,7 +59,7 @@ class _Compiler(References):
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
         text: str | None = None,
-        patterns: dict[str, tuple[Pattern, str | None]] | None = None,
+        patterns: Patterns | None = None,
         dynamic: bool = False,
         annotates: bool = False,
     ) -> None:
@@ -82,7 +82,7 @@ class _Compiler(References):
             self.order = {name: index for index, name in enumerate(self.keywords)}
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
-        self.patterns = {} if patterns is None else patterns
+        self.patterns = Patterns(limits.max_pattern_program) if patterns is None else patterns
         # The size of the RE2 programs of this schema's patterns, each counted once (see MAX_PROGRAM).
         self.programs: dict[str, int] = {}
         self.dynamic_names: set[str] = set()
@@ -370,14 +370,11 @@ class _Chain:
 _READS_EVALUATED = frozenset(row.name for row in VOCABULARY if row.reads_evaluated)
 
 
-def guarded_pattern(source: str, cache: dict[str, tuple[Pattern, str | None]]) -> tuple[Pattern, str | None]:
+def guarded_pattern(source: str, cache: Patterns) -> tuple[Pattern, str | None]:
     """The compiled pattern and, if only a backtracking engine can run it, what needs one (None when
-    RE2 runs it), from ``cache`` or put there; raises RegexSyntaxError or UnsupportedPattern."""
-    found = cache.get(source)
-    if found is None:
-        pattern = Pattern(source)
-        found = cache[source] = (pattern, pattern.backtracking)
-    return found
+    RE2 runs it), from ``cache`` or put there within its allowance; raises RegexSyntaxError or
+    UnsupportedPattern."""
+    return cache.guarded(source)
 
 
 def compile_schema(
@@ -388,11 +385,12 @@ def compile_schema(
     *,
     copy: bool = True,
     text: str | None = None,
-    patterns: dict[str, tuple[Pattern, str | None]] | None = None,
+    patterns: Patterns | None = None,
 ) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses.
     ``copy=False`` takes ``schema`` as a snapshot already made, which nothing else holds, and ``text``
-    is that snapshot's JSON text, if known; ``patterns`` a cache of compiled patterns to share."""
+    is that snapshot's JSON text, if known; ``patterns`` the compiled patterns to share (a registry's),
+    with their allowance."""
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
         copied = snapshot(schema, limits.max_schema_depth) if copy else schema
@@ -421,8 +419,10 @@ def _compiled(
     documents: Mapping[str, Any] | None,
     assert_formats: bool,
     text: str | None,
-    patterns: dict[str, tuple[Pattern, str | None]] | None,
+    patterns: Patterns | None,
 ) -> _Compiler:
+    if patterns is None:
+        patterns = Patterns(limits.max_pattern_program)  # shared by a second compilation, as below
     compiler = _Compiler(copied, limits, documents, assert_formats, text, patterns)
     before = compiler.dynamic
     compiler.compile_all(copied)

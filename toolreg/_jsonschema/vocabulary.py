@@ -11,6 +11,7 @@ from .evaluated import Note
 from .findings import Check
 from .keywords import applicators, arrays, core, objects, scalars, unevaluated
 from .pointer import Token
+from .regex import UNCOUNTED_STEPS
 from .sites import Accepts, Site
 from .values import is_integer, is_number
 
@@ -118,6 +119,12 @@ def _missing_dependents(plan: Any) -> tuple[int, int]:
     return objects.MISSING_STEPS * sum(len(names) for names in plan.values()), 0
 
 
+def _one_search(plan: Any) -> tuple[int, int]:
+    # A search costs steps in its text's length (see regex.search_steps): code that counts none hands
+    # a text longer than these many steps' worth to the reference walk.
+    return UNCOUNTED_STEPS, 0
+
+
 def _each_pattern(plan: Any) -> tuple[int, int]:
     # Each pattern is tried on each name here, and again by an additionalProperties beside it.
     return 0, 2 * len(plan)
@@ -145,7 +152,8 @@ class Keyword:
     ``marks``: it adds to the index of URIs, anchors and references made before compilation.
     ``work``: what its own check spends of the work budget besides a step for each subschema it
     applies in place, given its plan: the most steps for each value its schema object applies to, and
-    for each item or property of that value (``work`` bounds what any one value can cost from these);
+    for each item or property of that value (``work`` bounds what any one value can cost from these;
+    ``pattern``'s is the most a search may cost where code counts nothing, see ``regex.UNCOUNTED_STEPS``);
     ``apart`` that each of its subschemas applies to a different part (a name, a position); ``memo``
     that its check keeps what it works out in the validation's memo (see ``findings.Memo``), which the
     fast path then hands it.
@@ -225,7 +233,7 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("maxLength", scalars._max_length, "string", words=scalars._length_words, fast="inline",
             quick=_count, accepts=arrays.max_size_accepts),
     Keyword("pattern", scalars._pattern, "string", words=scalars._pattern_words, fast="inline",
-            quick=_text, openai_strict=True, accepts=scalars._pattern_accepts),
+            quick=_text, openai_strict=True, work=_one_search, accepts=scalars._pattern_accepts),
     Keyword("format", scalars._format, "string", words=scalars._format_words, fast="nothing",
             quick=_text, openai_strict=True, accepts=scalars._format_accepts),
     Keyword("minItems", arrays._min_items, "array", words=arrays.size_words, fast="inline", quick=_count,

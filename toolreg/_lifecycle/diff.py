@@ -94,6 +94,7 @@ class Finding:
     calls: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """As JSON, for ``CatalogDiff.to_dict``."""
         found: dict[str, Any] = {
             "kind": self.kind,
             "rule": self.rule,
@@ -129,6 +130,7 @@ class SchemaDiff:
     searched: int = 0
 
     def to_dict(self) -> dict[str, Any]:
+        """As JSON, for ``CatalogDiff.to_dict``."""
         return {
             "role": self.role,
             "verdict": self.verdict,
@@ -150,6 +152,7 @@ class TextChange:
     new_sha256: str | None
 
     def to_dict(self) -> dict[str, Any]:
+        """As JSON, for ``CatalogDiff.to_dict``."""
         return {"field": self.field, "old_sha256": self.old_sha256, "new_sha256": self.new_sha256}
 
 
@@ -170,6 +173,7 @@ class ToolDiff:
     calls: CallCounts | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """As JSON, for ``CatalogDiff.to_dict``."""
         found = {
             "name": self.name,
             "status": self.status,
@@ -326,6 +330,7 @@ class _Differ:
         self.jobs: dict[int, tuple[Job, SchemaDiff]] = {}
 
     def schema(self, role: str, old: Document | None, new: Document | None) -> SchemaDiff | None:
+        """One schema of a tool compared, in its role; None where neither side has one."""
         if old is None and new is None:
             return None
         old_document = old or Document(True)
@@ -426,6 +431,7 @@ class _Differ:
     def tool(
         self, name: str, old: _Tool | None, new: _Tool | None, *, renamed_from: str | None = None
     ) -> ToolDiff:
+        """One tool compared: on one side only, or on both (its schemas and its texts)."""
         if new is None:
             assert old is not None
             return ToolDiff(name, "removed", "breaking")

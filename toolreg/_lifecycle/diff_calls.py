@@ -31,6 +31,7 @@ class CallCounts:
     other: int = 0
 
     def to_dict(self) -> dict[str, int]:
+        """As JSON, for ``CatalogDiff.to_dict``."""
         return {
             "logged": self.logged,
             "accepted": self.accepted,
@@ -50,6 +51,7 @@ class CallsRead:
     unreadable: int = 0
 
     def to_dict(self) -> dict[str, int]:
+        """As JSON, for ``CatalogDiff.to_dict``."""
         return {
             "calls": self.calls,
             "malformed": self.malformed,
@@ -65,6 +67,7 @@ class _Tally:
         self.per_finding = [0] * len(pointers)
 
     def add(self, arguments: dict[str, Any]) -> None:
+        """Count one logged call's arguments."""
         self.counts["logged"] += 1
         if self.old.validator.validate(arguments):
             return

@@ -87,9 +87,11 @@ class Outcome:
 
     @property
     def proved(self) -> bool:
+        """Nothing was found and no proof stopped: the place is contained."""
         return not self.candidates and not self.blocked
 
     def add(self, other: Outcome) -> Outcome:
+        """This outcome with ``other``'s candidates and stops added."""
         self.candidates.extend(other.candidates)
         self.blocked.extend(other.blocked)
         return self
@@ -132,10 +134,12 @@ def self_contained(value: Any) -> bool:
 
 
 def pointer_of(view: View) -> str | None:
+    """The pointer of the first schema object of ``view`` that has one."""
     return next((part.pointer for part in view.parts if part.pointer is not None), None)
 
 
 def shown(value: Any) -> str:
+    """A JSON value as a message quotes it: its text, cut after about 60 characters."""
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -175,6 +179,7 @@ class Comparison:
     # -- the walk -------------------------------------------------------------------------------------
 
     def run(self) -> Outcome:
+        """The outcome of comparing the two documents from their roots."""
         accepting = self.accepting.view([Part(self.accepting.root, "")])
         refusing = self.refusing.view([Part(self.refusing.root, "")])
         return self.contain(accepting, refusing, ())
@@ -300,6 +305,7 @@ class Comparison:
         return Outcome([Candidate(rule, accepting_path, refusing_path, where, value, note)])
 
     def child(self, document: Document, schema: Any, pointer: str | None) -> View:
+        """The view of one schema object of ``document`` and those it applies in place."""
         return document.view([Part(schema, pointer)])
 
     # -- verification ---------------------------------------------------------------------------------

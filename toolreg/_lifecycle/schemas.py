@@ -84,6 +84,7 @@ class Part:
     pointer: str | None
 
     def get(self, keyword: str, default: Any = None) -> Any:
+        """The value of ``keyword`` in this schema object, or ``default`` (a boolean schema holds none)."""
         return self.schema.get(keyword, default) if isinstance(self.schema, dict) else default
 
     def at(self, *tokens: str | int) -> str | None:
@@ -130,15 +131,18 @@ class View:
         return View(self.document, self.parts + added, self.stops + other.stops, choices)
 
     def with_part(self, schema: dict[str, Any]) -> View:
+        """This view with ``schema`` applied too (a schema object the comparison adds, with no pointer)."""
         return self.plus(View(self.document, (Part(schema, None),)))
 
     def values_of(self, keyword: str) -> Iterator[tuple[Any, Part]]:
+        """Each value of ``keyword`` in the view's schema objects, with the object that holds it."""
         for part in self.parts:
             if isinstance(part.schema, dict) and keyword in part.schema:
                 yield part.schema[keyword], part
 
     @property
     def refuses_all(self) -> bool:
+        """Some schema object of the view is ``false``."""
         return any(part.schema is False for part in self.parts)
 
     @property
@@ -190,9 +194,11 @@ class View:
         return _strictest(self, "minimum", "exclusiveMinimum", max)
 
     def upper(self) -> Bound | None:
+        """The strictest upper bound on numbers: ``maximum`` and ``exclusiveMaximum``."""
         return _strictest(self, "maximum", "exclusiveMaximum", min)
 
     def multiples(self) -> list[Fraction]:
+        """Every ``multipleOf``, as an exact number."""
         return [
             exact_number(value) for value, _ in self.values_of("multipleOf") if is_number(value) and value > 0
         ]
@@ -206,9 +212,11 @@ class View:
         return least, most
 
     def patterns(self) -> list[tuple[str, Part]]:
+        """Every ``pattern``, with the schema object that holds it."""
         return [(value, part) for value, part in self.values_of("pattern") if isinstance(value, str)]
 
     def required(self) -> list[str]:
+        """The names every ``required`` lists, in the order written."""
         names: dict[str, None] = {}
         for value, _ in self.values_of("required"):
             if isinstance(value, list):
@@ -224,6 +232,7 @@ class View:
         return list(names)
 
     def unique(self) -> bool:
+        """Whether ``uniqueItems`` holds."""
         return any(value is True for value, _ in self.values_of("uniqueItems"))
 
     def sends(self, name: str, closed: tuple[frozenset[str], tuple[str, ...]] | None) -> bool:
@@ -283,6 +292,7 @@ class View:
         return self.document.view(seeds)
 
     def prefix_length(self) -> int:
+        """The longest list of first items' schemas among the view's objects."""
         return max((len(prefix_of(part, self.document.dialect)) for part in self.parts), default=0)
 
     def accepts(self, value: Any) -> bool | None:

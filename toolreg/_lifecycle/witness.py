@@ -277,6 +277,7 @@ class Builder:
         return found[:count]
 
     def number(self, view: View, atom: str) -> int | float:
+        """The least number of the atom ``view`` allows, as JSON writes it."""
         return number_value(self.numbers(view, atom)[0])
 
     # -- strings --------------------------------------------------------------------------------------

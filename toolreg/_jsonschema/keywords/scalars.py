@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ValidationError, Words, deferred_error, freeze
-from ..findings import Check, Path, no_check, spend
-from ..formats import FORMATS
+from ..findings import Check, Findings, Path, no_check, spend
+from ..formats import FORMAT_SIZES, FORMATS
+from ..regex import SEARCH_STEP, CostlySearch, search_steps, uncounted_length
 from ..sites import Reading, Site, pattern_of
 from ..values import (
     exact_number,
@@ -293,16 +294,24 @@ def _max_length(value: Any, site: Site) -> Check:
 def _pattern(value: Any, site: Site) -> Check:
     """A string contains a match of the ECMA-262 regular expression (a search, not a full match)."""
     pattern = pattern_of(value, site)
+    search, size = pattern.search, pattern.size
+    free = (SEARCH_STEP - 1) // size  # the longest text it searches at no cost
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, str) and not pattern.search(instance):
-            errors.append(deferred_error(site, path, None))
+        if isinstance(instance, str):
+            if len(instance) > free:
+                spend(errors, search_steps(len(instance), size))  # before the search runs
+            if not search(instance):
+                errors.append(deferred_error(site, path, None))
 
     return check
 
 
 def _pattern_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
-    return reading.pattern(value).search(instance)
+    pattern = reading.pattern(value)
+    if len(instance) > uncounted_length(pattern.size):
+        raise CostlySearch  # more than the work bound let the glance leave uncounted
+    return pattern.search(instance)
 
 
 def _pattern_words(site: Site, kept: None) -> Words:
@@ -317,17 +326,40 @@ def _format(value: Any, site: Site) -> Check:
     valid = FORMATS.get(value)
     if valid is None or not site.compiler.asserts_formats:
         return no_check
+    size = FORMAT_SIZES[value]
+    free = (SEARCH_STEP - 1) // size  # the longest text it tests at no cost
 
     def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        if isinstance(instance, str) and not valid(instance):
-            errors.append(deferred_error(site, path, None))
+        if isinstance(instance, str):
+            found = valid(instance) if len(instance) <= free else _tested_once(valid, value, instance, errors)
+            if not found:
+                errors.append(deferred_error(site, path, None))
 
     return check
 
 
+def _tested_once(valid: Callable[[str], bool], name: str, text: str, errors: list[ValidationError]) -> bool:
+    """Whether a long ``text`` is a valid ``name``, tested once in a validation however many times
+    the format applies to it (kept in its memo by the string's identity, which lives as long as the
+    instance), spending the steps of the test the first time, before it runs."""
+    if not isinstance(errors, Findings):
+        return valid(text)
+    tested = errors.memo().formats
+    key = (id(text), name)
+    found = tested.get(key)
+    if found is None:
+        spend(errors, search_steps(len(text), FORMAT_SIZES[name]))
+        found = tested[key] = valid(text)
+    return found
+
+
 def _format_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     valid = FORMATS.get(value)
-    return valid is None or not reading.asserts_formats or valid(instance)
+    if valid is None or not reading.asserts_formats:
+        return True
+    if len(instance) * FORMAT_SIZES[value] >= SEARCH_STEP:
+        raise CostlySearch  # the walk spends steps on it, which the work bound does not count
+    return valid(instance)
 
 
 def _format_words(site: Site, kept: None) -> Words:
