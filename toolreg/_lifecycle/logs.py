@@ -322,6 +322,7 @@ def _read_path(path: str, form: str | None) -> Iterator[Event]:
 
 def _read_file(file: IO[bytes] | IO[str], source: _Source, form: str | None) -> Iterator[Event]:
     number, out = 0, source.out
+    at = _At(source, 0, source.name, form)  # one for every line: no reader keeps it past its line
     try:
         while True:
             raw = file.readline(MAX_LINE_BYTES + 1)
@@ -340,7 +341,11 @@ def _read_file(file: IO[bytes] | IO[str], source: _Source, form: str | None) -> 
             value, reason = _line_value(text, isinstance(raw, bytes))
             if reason is None:
                 source.values += 1
-                _read_value(value, _At(source, number, source.name, form))
+                at.line = number
+                if type(value) is dict:
+                    _read_one(value, at)
+                else:
+                    _read_value(value, at)
                 yield from out
                 out.clear()
                 continue

@@ -699,12 +699,22 @@ class _Replay:
         """The call in its conversation: a first try or a retry, a repair of failed calls before it."""
         turn = conversation.turns
         pending = conversation.pending.get(tool)
+        figures = record.figures
+        if pending is None and call_id is not None:  # the common case: nothing awaits a repair
+            if counted and figures is not None:
+                self.totals["first_tries"] += 1
+                figures.first_tries += 1
+                if record.valid:
+                    self.totals["first_try_valid"] += 1
+                    figures.first_try_valid += 1
+            if record.failed:
+                conversation.pending[tool] = [(record, turn)]
+            return
         earlier = (
             [(call, at) for call, at in pending if turn - at <= self.window and call is not record]
             if pending
             else []
         )
-        figures = record.figures
         if counted and figures is not None and not any(at < turn for _, at in earlier):
             self.totals["first_tries"] += 1
             figures.first_tries += 1
