@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -195,24 +194,20 @@ class Patterns:
     is every new one after it, without being compiled: a catalog of thousands of costly patterns
     costs what the allowance does, once. A refusal is kept with its reason."""
 
-    __slots__ = ("allowance", "spent", "_found", "_lock")
+    __slots__ = ("allowance", "spent", "_found")
 
     def __init__(self, allowance: int) -> None:
         self.allowance = allowance
         self.spent = 0
         self._found: dict[str, tuple[Pattern, str | None] | str] = {}
-        # Two threads compiling at once would each spend: one compiles at a time.
-        self._lock = threading.Lock()
 
     def guarded(self, source: str) -> tuple[Pattern, str | None]:
         """The compiled pattern and, if only a backtracking engine can run it, what needs one (None
-        when RE2 runs it); RegexSyntaxError or UnsupportedPattern."""
+        when RE2 runs it); RegexSyntaxError or UnsupportedPattern. (Two threads may both compile a
+        new pattern, each spending; equal results, one kept.)"""
         found = self._found.get(source)
         if found is None:
-            with self._lock:
-                found = self._found.get(source)
-                if found is None:
-                    found = self._found[source] = self._compiled(source)
+            found = self._found[source] = self._compiled(source)
         if type(found) is str:
             raise UnsupportedPattern(found)
         return found  # type: ignore[return-value]
