@@ -861,18 +861,14 @@ def test_more_rules(old, new, verdict, rule):
         assert rule in {finding.keyword for finding in section.findings if finding.kind == "unknown"}
 
 
-def test_without_the_pattern_comparison_a_pattern_is_unknown_and_values_are_still_built(monkeypatch):
-    monkeypatch.setattr("toolreg._lifecycle.witness._MODULE", [None])
-    section = compared(
-        obj({"s": {"type": "string", "pattern": "^[a-z]+$"}}),
-        obj({"s": {"type": "string", "pattern": "^[a-c]+$"}}),
-    )
-    assert section.verdict == "unknown" and "not available" in section.findings[-1].message
-    lengths = compared(
-        obj({"s": {"type": "string", "pattern": "^a*$"}}),
-        obj({"s": {"type": "string", "pattern": "^a*$", "maxLength": 0}}),
-    )
+def test_a_pattern_the_comparison_cannot_decide_is_unknown_and_values_are_still_built():
+    ahead = {"type": "string", "pattern": "^(?=a)a*$"}
+    section = compared(obj({"s": ahead}), obj({"s": {"type": "string", "pattern": "^(?=a)b*$"}}))
+    assert section.verdict == "unknown" and "look" in section.findings[-1].message
+    lengths = compared(obj({"s": ahead}), obj({"s": {**ahead, "maxLength": 0}}))
     assert lengths.verdict == "breaking"
+    (finding,) = [finding for finding in lengths.findings if finding.kind == "breaking"]
+    assert finding.witness == {"s": "a"}
 
 
 def test_too_many_schemas_in_place_stop_the_proof(monkeypatch):

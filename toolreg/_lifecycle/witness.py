@@ -11,14 +11,14 @@ up (:class:`NoValue`) rather than search without bound: values are at most :data
 from __future__ import annotations
 
 import contextlib
-import importlib
 import math
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from string import ascii_lowercase, digits
-from types import ModuleType
 from typing import Any
 
+from .._jsonschema.errors import ToolregError
+from .._jsonschema.regex_difference import shortest_difference
 from .._jsonschema.values import json_key
 from .documents import Declared
 from .schemas import Bound, View, alternatives, matches, unchosen, value_atoms
@@ -58,31 +58,14 @@ class Undecided(Exception):
         self.reason = reason
 
 
-_MODULE: list[ModuleType | None] = []
-
-
-def _regex_difference() -> ModuleType | None:
-    """``toolreg._jsonschema.regex_difference``, when this checkout has it."""
-    if not _MODULE:
-        try:
-            _MODULE.append(importlib.import_module("toolreg._jsonschema.regex_difference"))
-        except ImportError:
-            _MODULE.append(None)
-    return _MODULE[0]
-
-
 def difference(accepting: str, refusing: str | None) -> str | None:
     """A shortest string ``accepting`` matches and ``refusing`` does not (any string, for None); None
-    when there is none, proved. Raises :class:`Undecided` past the bound, or when the pattern
-    comparison is not available."""
-    module = _regex_difference()
-    if module is None:
-        raise Undecided("the pattern comparison (regex_difference) is not available")
+    when there is none, proved. Raises :class:`Undecided` where the pattern comparison cannot decide
+    (a look-around, a back-reference, past its bound of states)."""
     try:
-        found: str | None = module.shortest_difference(accepting, refusing, max_states=MAX_STATES)
-    except module.Undecided as error:
+        return shortest_difference(accepting, refusing, max_states=MAX_STATES)
+    except ToolregError as error:  # Undecided, or a pattern the comparison reads otherwise
         raise Undecided(str(getattr(error, "reason", error))) from None
-    return found
 
 
 def _length_pattern(least: int, most: float) -> str | None:
