@@ -354,13 +354,16 @@ class Caller:
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
+        rewrite: Callable[[Any], Any] | None = None,
     ) -> CallResult:
-        """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it."""
+        """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it, and
+        ``rewrite`` turns the arguments of a tool that is there into those its handler gets (see
+        :meth:`acall`)."""
         shown = _namer(naming)
         record = self._record(name, offered, shown)
         if isinstance(record, CallResult):
             return record
-        errors = self.registry.validate(record.name, args)
+        args, errors = self._checked_arguments(record.name, args, rewrite)
         if errors:
             return _arguments_failure(record.name, shown(record.name), tuple(errors))
         tries = self._tries(record, args, shown, with_traceback)
@@ -436,9 +439,16 @@ class Caller:
     def _checked_arguments(
         self, name: str, args: Any, rewrite: Callable[[Any], Any] | None
     ) -> tuple[Any, Result]:
-        """The arguments as the handler is to get them, and their errors (run in a worker thread)."""
+        """The arguments as the handler is to get them, and their errors (acall runs it in a worker
+        thread). A rewrite may refuse the arguments itself (InvalidArgumentsError): past the work
+        budget of reading OpenAI's strict nulls, say."""
         if rewrite is not None:
-            args = rewrite(args)
+            try:
+                args = rewrite(args)
+            except InvalidArgumentsError as refused:
+                if refused.tool != name:
+                    raise
+                return args, list(refused.errors)
         return args, self.registry.validate(name, args)
 
     def _tries(self, record: ToolRecord, args: Any, shown: Naming, with_traceback: bool) -> _Tries:

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import _providers
 from ._calls import DEFAULT_MAX_THREADS, Caller, CallResult, RetryPolicy
-from ._errors import UnknownToolError
+from ._errors import InvalidArgumentsError, UnknownToolError
 from ._jsonschema.errors import Result
 from ._jsonschema.limits import DEFAULT_LIMITS, LimitsLike
 from ._registry import Registry, ToolRecord
@@ -79,10 +79,14 @@ class ToolRegistry(Registry):
         ``if errors := tools.validate(name, args):`` reports; ``else:`` may run the handler.
         Never calls the handler; raises UnknownToolError for a name not registered.
         ``nulls_as_absent`` reads a call made through OpenAI's strict export: a ``null`` given for an
-        optional property, at any depth, means the property was left out (see :meth:`arguments`).
+        optional property, at any depth, means the property was left out (see :meth:`arguments`);
+        where reading them would take past the work budget, the answer is its one ``limit`` error.
         """
         if nulls_as_absent:
-            args = self.arguments(name, args)
+            try:
+                args = self.arguments(name, args)
+            except InvalidArgumentsError as refused:
+                return list(refused.errors)
         # The registry's own lookup, written out rather than called through super(): that call costs
         # about a tenth of what validating a small call does.
         try:
@@ -94,7 +98,9 @@ class ToolRegistry(Registry):
     def arguments(self, name: str, args: Any) -> Any:
         """``args`` of a call made through OpenAI's strict export, as the handler should see them:
         each ``null`` given for an optional property left out, wherever the schema names one
-        (``$ref``, ``anyOf`` branches and items included); a new object, ``args`` is unchanged."""
+        (``$ref``, ``anyOf`` branches and items included); a new object, ``args`` is unchanged. It works
+        within the work budget validating them has (``Limits.max_work``): past it, it raises
+        InvalidArgumentsError carrying one ``limit`` error."""
         return _providers.arguments(self, name, args)
 
     def call(
@@ -122,9 +128,8 @@ class ToolRegistry(Registry):
         at the ``busy`` step without running the handler. ``offered`` limits the call to those tools
         (the ones a model was shown): any other is an unknown tool.
         """
-        if nulls_as_absent and name in self:
-            args = self.arguments(name, args)
-        return self._caller.call(name, args, with_traceback=with_traceback, offered=offered)
+        rewrite = functools.partial(self.arguments, name) if nulls_as_absent else None
+        return self._caller.call(name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite)
 
     async def acall(
         self,

@@ -8,13 +8,20 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from .._calls import Caller, CallResult
-from .._errors import ExportError, InvalidCallError, InvalidToolError, UnknownProviderError, UnknownToolError
+from .._errors import (
+    ExportError,
+    InvalidArgumentsError,
+    InvalidCallError,
+    InvalidToolError,
+    UnknownProviderError,
+    UnknownToolError,
+)
 from .._jsonschema.validator import checked_schema
 from .._jsonschema.values import json_type
 from .._registry import Registry, ToolRecord
 from . import anthropic, gemini, mcp, openai_chat, openai_responses
 from .base import Provider, ToolCall
-from .openai_strict import absent_nulls
+from .openai_strict import NullsPastBudget, absent_nulls
 
 __all__ = ["PROVIDERS", "provider", "read_call", "export", "answer", "aanswer", "lookup", "arguments"]
 
@@ -91,9 +98,14 @@ def lookup(registry: Registry, provider_name: str, provider_form: str) -> ToolRe
 
 def arguments(registry: Registry, name: str, args: Any) -> Any:
     """``args`` of a call made through OpenAI's strict form, as the handler should see them: each
-    ``null`` given for an optional property left out (a new object; ``args`` is unchanged)."""
-    schema = checked_schema(registry.get(name).validator)
-    return absent_nulls(schema, args, registry.limits.max_depth)
+    ``null`` given for an optional property left out (a new object; ``args`` is unchanged); raises
+    InvalidArgumentsError carrying one ``limit`` error where reading them would take more work than
+    validating them may."""
+    record = registry.get(name)
+    try:
+        return absent_nulls(checked_schema(record.validator), args, registry.limits)
+    except NullsPastBudget as over:
+        raise InvalidArgumentsError(record.name, [over.error]) from None
 
 
 def answer(
@@ -106,11 +118,13 @@ def answer(
     with_traceback: bool = False,
 ) -> dict[str, Any]:
     """See :meth:`toolreg.ToolRegistry.answer`."""
-    found, args = _read(caller, call, provider_name, nulls_as_absent)
+    found = read_call(call, provider_name)
     if found.problem is not None:
         return _answered(caller, found, found.problem_result())
     options = _options(found, offered, with_traceback)
-    return _answered(caller, found, caller.call(found.name, args, **options))
+    # Rewritten where the arguments are checked, so that a rewrite past its budget is their error.
+    rewrite = functools.partial(arguments, caller.registry, found.name) if nulls_as_absent else None
+    return _answered(caller, found, caller.call(found.name, found.arguments, rewrite=rewrite, **options))
 
 
 async def aanswer(
@@ -131,17 +145,6 @@ async def aanswer(
     rewrite = functools.partial(arguments, caller.registry, found.name) if nulls_as_absent else None
     result = await caller.acall(found.name, found.arguments, rewrite=rewrite, **options)
     return _answered(caller, found, result)
-
-
-def _read(
-    caller: Caller, call: Any, provider_name: str | None, nulls_as_absent: bool
-) -> tuple[ToolCall, Any]:
-    """The call read in, and its arguments as the tool is to get them."""
-    found = read_call(call, provider_name)
-    args = found.arguments
-    if nulls_as_absent and found.problem is None and found.name in caller.registry:
-        args = arguments(caller.registry, found.name, args)
-    return found, args
 
 
 def _options(found: ToolCall, offered: Collection[str] | None, with_traceback: bool) -> dict[str, Any]:

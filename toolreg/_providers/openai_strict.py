@@ -19,10 +19,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from .._errors import ExportError
+from .._jsonschema.errors import ToolregError, ValidationError
+from .._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, budget
 from .._jsonschema.pointer import split, to_pointer
+from .._jsonschema.values import survey
 from .._jsonschema.vocabulary import keywords
 
-__all__ = ["strict_form", "absent_nulls", "admits_null", "SUPPORTED_FORMATS"]
+__all__ = ["strict_form", "absent_nulls", "admits_null", "NullsPastBudget", "SUPPORTED_FORMATS"]
 
 # What strict mode accepts. Checked on 2026-12-03 against OpenAI's "Supported schemas" (Structured
 # Outputs guide), as digested in February 2026: types, enum, const, anyOf (not at the root),
@@ -276,35 +279,108 @@ def _types(schema: dict[str, Any]) -> set[str]:
 _NO_DEFAULT = 'accepts null itself; make it required, or give it "default": null'
 
 
-def absent_nulls(schema: Any, args: Any, max_depth: int = 128) -> Any:
+def absent_nulls(schema: Any, args: Any, limits: Limits = DEFAULT_LIMITS) -> Any:
     """``args`` with each ``null`` given for an optional property left out, wherever the schema names
     one: what a call made through OpenAI's strict form means by it. A property counts as optional
     where some schema that may apply there names it and none requires it. ``args`` itself is not
-    changed; nothing deeper than ``max_depth`` is read (validation then answers for it)."""
-    return _absent(schema, [((), schema)], args, max_depth, {})
+    changed; nothing deeper than ``limits.max_depth`` is read (validation then answers for it).
+
+    It works within the budget a validation of ``args`` has (``limits.max_work`` and 50 for each of
+    its values): a step for each schema found that may apply at a place, and for each property or
+    item, one for each schema naming the property or applying to its value. Past it,
+    :class:`NullsPastBudget`, carrying the ``limit`` error to answer with: a union of 1,000 objects
+    with open properties over 100,000 properties would take a hundred million lookups.
+    """
+    values = survey(args, limits.max_depth)[1]
+    left = [budget(limits, values)]
+    return _absent(schema, [((), schema)], args, limits.max_depth, {}, left, (limits, values))
+
+
+class NullsPastBudget(ToolregError, ValueError):
+    """Reading a call's nulls as absent would take past its work budget; ``error`` is the one
+    ``limit`` error that answers the call, as a validation past its budget is answered."""
+
+    def __init__(self, limits: Limits, values: int) -> None:
+        steps = budget(limits, values)
+        message = (
+            f"needs more than {steps} steps of work to read its nulls as absent "
+            f"(max_work {limits.max_work}, and {WORK_PER_VALUE} for each of its {values} values)"
+        )
+        super().__init__(message)
+        self.error = ValidationError("", "", "limit", message, {"limit": steps})
+
+
+def _spend(left: list[int], steps: int, over: tuple[Limits, int]) -> None:
+    left[0] -= steps
+    if left[0] < 0:
+        raise NullsPastBudget(*over)
+
+
+# The schemas that may apply at one place, and by each property name those of them that name it, and
+# those that give the other names a schema (additionalProperties).
+_Applying = tuple[
+    list[tuple[_Location, dict[str, Any]]],
+    dict[str, list[tuple[_Location, dict[str, Any]]]],
+    list[tuple[_Location, dict[str, Any]]],
+]
 
 
 def _absent(
-    root: Any, places: list[tuple[_Location, Any]], value: Any, depth_left: int, known: dict[Any, Any]
+    root: Any,
+    places: list[tuple[_Location, Any]],
+    value: Any,
+    depth_left: int,
+    known: dict[Any, _Applying],
+    left: list[int],
+    over: tuple[Limits, int],
 ) -> Any:
     if depth_left <= 0 or not isinstance(value, (dict, list)):
         return value
+    _spend(left, len(places), over)
     key = tuple(location for location, _ in places)
-    applying = known.get(key)
-    if applying is None:
-        applying = known[key] = _applying(root, places)
+    found = known.get(key)
+    if found is None:
+        applying = _applying(root, places)
+        _spend(left, len(applying), over)
+        naming: dict[str, list[tuple[_Location, dict[str, Any]]]] = {}
+        for here, schema in applying:
+            for name in _property_names(schema):
+                naming.setdefault(name, []).append((here, schema))
+        others = [
+            (here, schema)
+            for here, schema in applying
+            if isinstance(schema.get("additionalProperties"), dict)
+        ]
+        found = known[key] = (applying, naming, others)
+    applying, naming, others = found
+    deeper = depth_left > 1  # else the values below are given back as they are
     if isinstance(value, dict):
         kept: dict[Any, Any] = {}
         for name, item in value.items():
-            naming = [(here, schema) for here, schema in applying if _named(schema, name)]
-            if item is None and naming and all(name not in _required(schema) for _, schema in naming):
+            named = naming.get(name, [])
+            _spend(left, 1 + len(named), over)
+            if item is None and named and all(name not in _required(schema) for _, schema in named):
                 continue
-            kept[name] = _absent(root, _below(applying, name), item, depth_left - 1, known)
+            if not (deeper and isinstance(item, (dict, list))):
+                kept[name] = item
+                continue
+            _spend(left, len(others), over)
+            below = [(here + ("properties", name), schema["properties"][name]) for here, schema in named]
+            below += [
+                (here + ("additionalProperties",), schema["additionalProperties"])
+                for here, schema in others
+                if not _named(schema, name)
+            ]
+            kept[name] = _absent(root, below, item, depth_left - 1, known, left, over)
         return kept
-    return [
-        _absent(root, _at_index(applying, index), item, depth_left - 1, known)
-        for index, item in enumerate(value)
-    ]
+    result = []
+    for index, item in enumerate(value):
+        _spend(left, 1, over)
+        if deeper and isinstance(item, (dict, list)):
+            _spend(left, len(applying), over)
+            item = _absent(root, _at_index(applying, index), item, depth_left - 1, known, left, over)
+        result.append(item)
+    return result
 
 
 def _applying(root: Any, places: list[tuple[_Location, Any]]) -> list[tuple[_Location, dict[str, Any]]]:
