@@ -24,6 +24,7 @@ from ._lifecycle.diff import CatalogDiff, DiffError, Finding, SchemaDiff, TextCh
 from ._lifecycle.replay import ReplayReport, replay
 from ._providers.mcp import ImportReport, import_mcp
 from ._registry import ToolRecord
+from ._repair import Repair, repair
 from ._toolregistry import ToolRegistry
 from ._version import __version__ as __version__
 
@@ -39,6 +40,8 @@ __all__ = [
     "Limits",
     "CallResult",
     "RetryPolicy",
+    "repair",
+    "Repair",
     "format_errors",
     "FormattedErrors",
     "import_mcp",

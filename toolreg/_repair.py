@@ -12,8 +12,8 @@ or reads again a string that is valid as it is. Each repair is a :class:`Repair`
 by :func:`repair_note` so that it sends the right shape next time.
 
 Its work is bounded: at most :data:`MAX_CANDIDATES` validations of candidate arguments, each within
-the validator's work budget, and JSON text read with the guards of the providers' reading (no
-constant JSON lacks, no key twice, no integer longer than Python reads, no nesting past its stack).
+the validator's work budget, and JSON text read with the guards of the providers' reading (no NaN or
+Infinity, no key given twice, no integer longer than Python reads, no nesting past Python's stack).
 It imports the validator and nothing of calling or providers.
 """
 
@@ -264,11 +264,10 @@ def _all_errors(errors: Iterable[Any]) -> Iterator[_Found]:
             facts = error.facts
             found = (error.path, error.schema_path, error.keyword)
         yield (*found, facts)
-        branches = facts.get("branches")
+        branches = facts.get("branches")  # anyOf's and oneOf's: each branch's errors
         if isinstance(branches, tuple):
             for branch in reversed(branches):
-                if isinstance(branch, tuple):
-                    stack.extend(reversed(branch))
+                stack.extend(reversed(branch))
 
 
 def _key(error: Any) -> tuple[str, str, str, str]:
@@ -294,11 +293,8 @@ _MOVES = frozenset(
 
 def _last_step(evaluation_path: str) -> tuple[str, str | None] | None:
     """The last keyword of an evaluation path that moved into a part of the value, with the name it
-    gave (``properties`` and the property's name); None when none did or the path cannot be read."""
-    try:
-        tokens = split(evaluation_path)
-    except ValueError:
-        return None
+    gave (``properties`` and the property's name); None when none did."""
+    tokens = split(evaluation_path)
     last: tuple[str, str | None] | None = None
     index = 0
     while index < len(tokens):
@@ -332,10 +328,8 @@ class _Repairing:
     def candidates(self, pointer: str, tokens: list[str], value: Any) -> list[tuple[str, Any]]:
         """The readings of ``value`` the rules allow, each with its rule."""
         kind = type(value)
-        if kind is dict or kind is list or (kind is float and not math.isfinite(value)):
-            return []
         if kind not in (str, int, float, bool) and value is not None:
-            return []  # not JSON: the validator says so already
+            return []  # a container, or a subclass of a JSON type (an IntEnum…): left as it is
         found: list[tuple[str, Any]] = []
         if kind is str:
             reading = json_reading(value)
@@ -374,9 +368,7 @@ class _Repairing:
             self.tries_left -= 1  # the output walks the schema again, as a validation does
             self._paths = {}
             for unit in self.validator.output(self.args, "basic").get("errors", ()):
-                where = unit.get("instanceLocation")
-                if isinstance(where, str):
-                    self._paths.setdefault(where, []).append(str(unit.get("keywordLocation", "")))
+                self._paths.setdefault(unit["instanceLocation"], []).append(unit["keywordLocation"])
         paths = self._paths.get(pointer, [])
         return bool(paths) and all(_last_step(path) == ("properties", tokens[-1]) for path in paths)
 

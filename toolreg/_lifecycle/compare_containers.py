@@ -19,6 +19,8 @@ from .witness import NoValue, Undecided, dependents, difference
 
 __all__ = ["CONTAINER_RULES"]
 
+# The most first items' schemas compared one by one (each witness holds the items before its own).
+MAX_POSITIONS = 128
 _OBJECTS = frozenset({"object"})
 _ARRAYS = frozenset({"array"})
 
@@ -311,6 +313,10 @@ def _items(comparison: Comparison, a: View, part: Part) -> Outcome:
     reach = max(a.prefix_length(), len(prefix_of(part, dialect)))
     most = _most_items(a)
     outcome = Outcome()
+    if reach > MAX_POSITIONS:
+        reason = f"more than {MAX_POSITIONS} items' schemas to compare one by one"
+        outcome.blocked.append(Blocked("prefixItems", pointer_of(a), part.pointer, (), reason))
+        return outcome
     # Past the longest prefix every index reads the same schemas: the index ``reach`` stands for all.
     for index in range(reach + 1):
         if index >= most:

@@ -46,7 +46,7 @@ __all__ = [
 
 Token = str | int
 # Bounds on one comparison of two schemas.
-MAX_STEPS = 5_000  # schema pairs compared
+MAX_STEPS = 2_000  # pairs of places compared
 MAX_DEPTH = 48  # nesting of the instance
 MAX_LISTED = 256  # an enum compared value by value
 MAX_VERIFIED = 300  # candidates the validator verifies
@@ -197,8 +197,13 @@ class Comparison:
         if key in self._open:  # a recursive schema: what is being proved is assumed below
             return Outcome()
         self.steps += 1
-        if self.steps > MAX_STEPS or self.depth >= MAX_DEPTH:
-            reason = "the comparison's work budget ran out" if self.steps > MAX_STEPS else "nested too deeply"
+        if self.steps > MAX_STEPS:
+            if self.steps > MAX_STEPS + 1:  # said once: the proof stopped there
+                return Outcome()
+            reason = f"the comparison's work budget ran out ({MAX_STEPS} pairs of places)"
+            return Outcome(blocked=[Blocked(_first_keyword(b), pointer_of(a), pointer_of(b), at, reason)])
+        if self.depth >= MAX_DEPTH:
+            reason = f"nested more than {MAX_DEPTH} levels deep"
             return Outcome(blocked=[Blocked(_first_keyword(b), pointer_of(a), pointer_of(b), at, reason)])
         self._open.add(key)
         self.depth += 1
@@ -339,10 +344,12 @@ class Comparison:
             )
         budget = MAX_VERIFIED
         for (rule, accepting_path, refusing_path), candidates in groups.items():
+            if budget <= 0:  # the rest stay unverified: one stop says so
+                reason = f"more candidates than the comparison verifies ({MAX_VERIFIED})"
+                blocked.append(Blocked(rule, accepting_path, refusing_path, candidates[0].where, reason))
+                break
             found = None
-            for candidate in candidates:
-                if budget <= 0:
-                    break
+            for candidate in candidates[:budget]:
                 budget -= 1
                 errors = self.verify(candidate.value)
                 if errors is not None:

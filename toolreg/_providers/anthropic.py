@@ -7,7 +7,7 @@ from typing import Any
 
 from .._calls import CallResult
 from .._registry import ToolRecord
-from .base import NameRule, Provider, ToolCall, checked_id, object_arguments, schema_of
+from .base import NameRule, Provider, ToolCall, checked_id, object_arguments, schema_of, with_note
 
 __all__ = ["PROVIDER", "NAMES"]
 
@@ -37,7 +37,8 @@ def read(call: dict[str, Any]) -> ToolCall:
 
 
 def answer(call: ToolCall, result: CallResult, record: ToolRecord | None) -> dict[str, Any]:
-    message: dict[str, Any] = {"type": "tool_result", "tool_use_id": call.id, "content": result.text}
+    content = with_note(result.text, result)
+    message: dict[str, Any] = {"type": "tool_result", "tool_use_id": call.id, "content": content}
     if not result.ok:
         message["is_error"] = True
     return message

@@ -24,6 +24,7 @@ __all__ = [
     "object_arguments",
     "checked_id",
     "schema_of",
+    "with_note",
 ]
 
 
@@ -58,7 +59,8 @@ class NameRule:
 @dataclass(frozen=True)
 class ToolCall:
     """One call as a provider sent it: whose shape, its id (if the shape has one), the name as sent,
-    the toolreg name behind it, and the arguments, or the problem that kept them from being read."""
+    the toolreg name behind it, and the arguments, or the problem that kept them from being read;
+    ``text``, the arguments' JSON text where the provider sends text (OpenAI's forms)."""
 
     provider: str
     id: str | None
@@ -66,6 +68,7 @@ class ToolCall:
     name: str
     arguments: Any
     problem: str | None = None
+    text: str | None = None
 
     def problem_result(self) -> CallResult:
         """The result for a call whose arguments could not be read: the arguments step, no handler run."""
@@ -99,6 +102,13 @@ def schema_of(record: ToolRecord) -> dict[str, Any]:
     ``{"type": "object"}``, since the providers want an object schema."""
     schema = record.schema
     return schema if isinstance(schema, dict) else {"type": "object"}
+
+
+def with_note(text: str, result: CallResult) -> str:
+    """``text`` for the model, then, after a blank line, the repairs made to the call's arguments
+    (``result.note``), if any were made."""
+    note = result.note
+    return f"{text}\n\n{note}" if note else text
 
 
 def checked_id(identifier: Any) -> str | None:

@@ -53,6 +53,8 @@ def read(call: dict[str, Any]) -> ToolCall:
 
 def answer(call: ToolCall, result: CallResult, record: ToolRecord | None) -> dict[str, Any]:
     response = {"result": result.output} if result.ok else {"error": result.text}
+    if result.repairs:
+        response["note"] = result.note  # beside the result, which stays the handler's own
     function: dict[str, Any] = {"name": call.sent_name, "response": response}
     if call.id is not None:
         function["id"] = call.id

@@ -70,9 +70,13 @@ def answer(call: ToolCall, result: CallResult, record: ToolRecord | None) -> dic
     """A ``CallToolResult``: the text, with ``isError`` on failure and the errors as data under
     ``_meta`` (never in ``structuredContent``, which MCP reserves for a result fitting the output
     schema); a tool with an output schema sends an object result as ``structuredContent`` too."""
+    # The repairs made to the arguments, in a text block of their own: the first stays the output.
+    notes = [{"type": "text", "text": result.note}] if result.repairs else []
     if not result.ok:
-        return mcp_error_result(result.text, format_errors(result.errors).items if result.errors else ())
-    message: dict[str, Any] = {"content": [{"type": "text", "text": result.text}], "isError": False}
+        failed = mcp_error_result(result.text, format_errors(result.errors).items if result.errors else ())
+        failed["content"] += notes
+        return failed
+    message: dict[str, Any] = {"content": [{"type": "text", "text": result.text}, *notes], "isError": False}
     if record is not None and record.output_validator is not None and isinstance(result.output, dict):
         message["structuredContent"] = result.output
     return message

@@ -7,7 +7,16 @@ from typing import Any
 
 from .._calls import CallResult
 from .._registry import ToolRecord
-from .base import NameRule, Provider, ToolCall, checked_id, object_arguments, read_arguments, schema_of
+from .base import (
+    NameRule,
+    Provider,
+    ToolCall,
+    checked_id,
+    object_arguments,
+    read_arguments,
+    schema_of,
+    with_note,
+)
 from .openai_strict import strict_form
 
 __all__ = ["PROVIDER", "NAMES", "parameters"]
@@ -48,12 +57,14 @@ def read(call: dict[str, Any]) -> ToolCall:
     raw = function.get("arguments", "")
     arguments, problem = read_arguments(raw) if isinstance(raw, str) else object_arguments(raw)
     sent = function["name"]
-    return ToolCall("openai", checked_id(call.get("id")), sent, NAMES.toolreg_name(sent), arguments, problem)
+    text = raw if isinstance(raw, str) else None
+    identifier = checked_id(call.get("id"))
+    return ToolCall("openai", identifier, sent, NAMES.toolreg_name(sent), arguments, problem, text)
 
 
 def answer(call: ToolCall, result: CallResult, record: ToolRecord | None) -> dict[str, Any]:
     # OpenAI has no error flag: the text says what went wrong.
-    return {"role": "tool", "tool_call_id": call.id, "content": result.text}
+    return {"role": "tool", "tool_call_id": call.id, "content": with_note(result.text, result)}
 
 
 PROVIDER = Provider(

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._calls import CallResult
 from .._registry import ToolRecord
-from .base import Provider, ToolCall, checked_id, object_arguments, read_arguments
+from .base import Provider, ToolCall, checked_id, object_arguments, read_arguments, with_note
 from .openai_chat import NAMES, parameters
 
 __all__ = ["PROVIDER"]
@@ -34,11 +34,12 @@ def read(call: dict[str, Any]) -> ToolCall:
     arguments, problem = read_arguments(raw) if isinstance(raw, str) else object_arguments(raw)
     sent = call["name"]
     identifier = checked_id(call.get("call_id"))
-    return ToolCall("openai-responses", identifier, sent, NAMES.toolreg_name(sent), arguments, problem)
+    text = raw if isinstance(raw, str) else None
+    return ToolCall("openai-responses", identifier, sent, NAMES.toolreg_name(sent), arguments, problem, text)
 
 
 def answer(call: ToolCall, result: CallResult, record: ToolRecord | None) -> dict[str, Any]:
-    return {"type": "function_call_output", "call_id": call.id, "output": result.text}
+    return {"type": "function_call_output", "call_id": call.id, "output": with_note(result.text, result)}
 
 
 PROVIDER = Provider(
