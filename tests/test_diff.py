@@ -1240,3 +1240,17 @@ def test_logged_calls_are_counted_against_each_breaking_change(tmp_path, capsys)
     assert json.loads(capsys.readouterr().out)["calls"]["calls"] == 7
     assert main(["diff", *paths, "--calls", str(tmp_path / "none.jsonl")]) == 2
     assert "cannot read the log" in capsys.readouterr().err
+
+
+def test_values_too_large_to_build_stop_the_proof_instead(monkeypatch):
+    huge = obj({"l": {"type": "array", "minItems": 10**9}})
+    section = compared(huge, obj({"l": {"type": "array", "minItems": 10**9, "items": {"type": "string"}}}))
+    assert section.verdict == "unknown" and "more than 10000 items" in section.findings[0].message
+    long = compared(obj({"s": {"type": "string"}}), obj({"s": {"type": "string", "maxLength": 10**9}}))
+    assert long.verdict == "unknown" and long.findings[0].keyword == "maxLength"
+    monkeypatch.setattr("toolreg._lifecycle.compare_containers.MAX_POSITIONS", 2)
+    three = obj({"l": {"type": "array", "prefixItems": [{"type": "integer"}] * 3}})
+    section = compared(
+        three, obj({"l": {"type": "array", "prefixItems": [{"type": "integer", "minimum": 0}] * 3}})
+    )
+    assert section.verdict == "unknown" and section.findings[0].keyword == "prefixItems"

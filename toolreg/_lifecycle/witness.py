@@ -5,7 +5,8 @@ size), and a few distinct values where one must differ from a list.
 
 Nothing here is trusted: a comparison places each value inside a whole instance and has the validator
 verify it (the old schema accepts it, the new refuses it) before it is ever reported. A builder gives
-up (:class:`NoValue`) rather than search without bound: values are at most :data:`MAX_DEPTH` deep.
+up (:class:`NoValue`) rather than search without bound: values are at most :data:`MAX_DEPTH` deep,
+and no string, array or object of one holds more than :data:`MAX_SIZE` characters, items or names.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ __all__ = [
 ]
 
 MAX_DEPTH = 32
+# The longest string, and the most items or names, a built value holds.
+MAX_SIZE = 10_000
 # The work one pattern comparison may do (automaton states), as regex_difference counts it.
 MAX_STATES = 20_000
 # Property names tried where a value needs a name its schema does not declare.
@@ -203,6 +206,8 @@ class Builder:
             return [number_value(number) for number in self.numbers(view, atom, count)]
         if atom == "string":
             least, most = view.count("minLength", "maxLength")
+            if least > MAX_SIZE:
+                return []
             patterns = [source for source, _ in view.patterns()]
             pool = [
                 "a" * least,
@@ -271,6 +276,8 @@ class Builder:
         low, high = max(low, least or 0), min(high, math.inf if most is None else most)
         if low > high:
             raise NoValue("the lengths leave no string", certain=True)
+        if low > MAX_SIZE:
+            raise NoValue(f"a string of more than {MAX_SIZE} characters")
         patterns = view.patterns()
         if not patterns:
             return "a" * low
@@ -302,6 +309,8 @@ class Builder:
             size = 1
         if size > most:
             raise NoValue("too many items for maxItems", certain=True)
+        if size > MAX_SIZE:
+            raise NoValue(f"an array of more than {MAX_SIZE} items")
         items: list[Any] = []
         seen: set[Any] = {json_key(value) for value in given.values()} if view.unique() else set()
         for index in range(size):
@@ -347,6 +356,8 @@ class Builder:
             index += 1
         least, _ = view.count("minProperties", "maxProperties")
         wanted = max(least, size or 0)
+        if wanted > MAX_SIZE:
+            raise NoValue(f"an object of more than {MAX_SIZE} names")
         closed = self._closed(view)
         if len(names) < wanted:
             extra = [name for name in view.declared() if name not in names and name not in left_out]
