@@ -12,6 +12,7 @@ from ._errors import InvalidArgumentsError, UnknownToolError
 from ._jsonschema.errors import Result
 from ._jsonschema.limits import DEFAULT_LIMITS, LimitsLike
 from ._registry import Registry, ToolRecord
+from ._repair import Repair, repair_arguments
 
 __all__ = ["ToolRegistry"]
 
@@ -33,6 +34,13 @@ class ToolRegistry(Registry):
     among them) and the type alone of any other, whose whole text stays in ``CallResult.detail``;
     ``show_handler_errors=True`` shows every message. ``name in tools`` says
     whether a tool is registered under ``name``, and ``len(tools)`` how many are.
+
+    The constructor's parameters, all optional: ``limits``, a :class:`~toolreg.Limits` or a mapping
+    of its fields (``{"max_depth": 32}``), for every schema and call; ``documents``, schemas by URI
+    that a ``$ref`` may name (nothing is ever fetched); ``assert_formats``, ``format`` as an
+    assertion; ``default_timeout_ms``, the time budget of a tool registered without one (None: no
+    budget); ``retry``, the :class:`~toolreg.RetryPolicy` of idempotent tools; ``max_threads``, 32
+    by default; ``show_handler_errors``.
     """
 
     def __init__(
@@ -111,6 +119,7 @@ class ToolRegistry(Registry):
         nulls_as_absent: bool = False,
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
+        repair: bool = False,
     ) -> CallResult:
         """Validate ``args``, run the handler within the tool's ``timeout_ms`` (else the registry's
         ``default_timeout_ms``), try an idempotent tool again after a timeout or a TransientError as
@@ -126,10 +135,15 @@ class ToolRegistry(Registry):
         function) runs in one of the registry's own daemon threads, at most ``max_threads`` at once,
         abandoned (not stopped) when its budget runs out. When every thread is busy, the call stops
         at the ``busy`` step without running the handler. ``offered`` limits the call to those tools
-        (the ones a model was shown): any other is an unknown tool.
+        (the ones a model was shown): any other is an unknown tool. ``repair=True`` repairs invalid
+        arguments where the schema allows exactly one reading (see :meth:`repair`): the handler runs
+        only when the repaired arguments are valid (else the original errors are the answer), and the
+        result lists the repairs (``CallResult.repairs``), worded for the model in ``CallResult.note``.
         """
         rewrite = functools.partial(self.arguments, name) if nulls_as_absent else None
-        return self._caller.call(name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite)
+        return self._caller.call(
+            name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite, repair=repair
+        )
 
     async def acall(
         self,
@@ -139,15 +153,17 @@ class ToolRegistry(Registry):
         nulls_as_absent: bool = False,
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
+        repair: bool = False,
     ) -> CallResult:
         """:meth:`call` for async code: an async handler is awaited (and cancelled past its budget), a
         sync one runs in one of the registry's threads (never the event loop's executor); the
         arguments are rewritten (``nulls_as_absent``) and checked in one of those threads too, right
         before a sync handler's first run, so the loop is never blocked by a costly check. Cancelling
-        the task that awaits ``acall`` cancels the call."""
+        the task that awaits ``acall`` cancels the call. ``repair`` is as in :meth:`call`, made in
+        that thread too."""
         rewrite = functools.partial(self.arguments, name) if nulls_as_absent else None
         return await self._caller.acall(
-            name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite
+            name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite, repair=repair
         )
 
     def answer(
@@ -158,18 +174,22 @@ class ToolRegistry(Registry):
         offered: Collection[str] | None = None,
         nulls_as_absent: bool = False,
         with_traceback: bool = False,
+        repair: bool = False,
     ) -> dict[str, Any]:
         """The message that answers a provider's tool call, in that provider's shape, for success and
         failure alike: an OpenAI Chat Completions tool call or Responses ``function_call``, an
-        Anthropic ``tool_use`` block, a Gemini ``functionCall`` part (or the SDK's ``model_dump()``
-        of one), or MCP ``tools/call`` params (found by shape unless ``provider`` says). Arguments are
+        Anthropic ``tool_use`` block, a Gemini ``functionCall`` part, or MCP ``tools/call`` params
+        (found by shape unless ``provider`` says), each as a dict or as the SDK's object (any object
+        with a ``model_dump()``, read as that writes it). Arguments are
         read in the provider's own form, once: JSON text for OpenAI, with clear answers for text that
         is not one JSON object; an object for the others. A name in the provider's form is mapped
         back. ``offered`` (the names given to ``export`` this turn) limits the answer to those tools;
-        an unknown name gets the nearest of them. ``nulls_as_absent`` is as in :meth:`validate`."""
+        an unknown name gets the nearest of them. ``nulls_as_absent`` is as in :meth:`validate`.
+        ``repair`` is as in :meth:`call`, and for OpenAI's JSON text it leaves out trailing commas
+        too; the answer says each repair to the model beside the output."""
         return _providers.answer(
             self._caller, call, provider_name=provider, offered=offered,
-            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback,
+            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback, repair=repair,
         )  # fmt: skip
 
     async def aanswer(
@@ -180,12 +200,31 @@ class ToolRegistry(Registry):
         offered: Collection[str] | None = None,
         nulls_as_absent: bool = False,
         with_traceback: bool = False,
+        repair: bool = False,
     ) -> dict[str, Any]:
         """:meth:`answer` for async code, calling the tool as :meth:`acall` does."""
         return await _providers.aanswer(
             self._caller, call, provider_name=provider, offered=offered,
-            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback,
+            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback, repair=repair,
         )  # fmt: skip
+
+    def repair(self, name: str, args: Any) -> tuple[Any, tuple[Repair, ...]]:
+        """``args`` repaired where the tool's schema allows exactly one reading, and the repairs made
+        (each a :class:`~toolreg.Repair`); or ``args`` as they are and ``()`` when they are valid, or
+        when the repairs cannot make them valid. Pure: nothing runs, ``args`` is unchanged.
+
+        At each pointer an error names, the value's readings are tried: a string's JSON reading (an
+        object, array, number, boolean or null; strictly: no NaN or infinity, no key twice, nothing
+        after it), a lone value as a one-item array, ``null`` for an optional property as the property
+        left out, a number or boolean as the one string of the enum that writes it. One is made only
+        when it is the only one that takes away every error at and below the pointer and adds none
+        anywhere: never a missing value filled in, a name dropped or renamed, a fraction read as an
+        integer, a case folded, a choice between two readings that both fit, or a string read again
+        where it is valid as it is. It validates at most ``toolreg._repair.MAX_CANDIDATES`` (16)
+        candidate arguments, each within the work budget. Raises UnknownToolError for a name not
+        registered."""
+        judge = functools.partial(self.validate, self.get(name).name)  # which asks for an object too
+        return repair_arguments(self.get(name).validator, args, validate=judge)
 
     def export(
         self,
@@ -200,8 +239,8 @@ class ToolRegistry(Registry):
 
         ``names`` keeps only those tools (a harness shows a few per turn); ``strict`` gives OpenAI's
         strict form, and ``omit_unsupported`` leaves out of it what strict mode cannot express
-        (listed in the description; the registry still checks it). Raises ExportError naming the
-        tool and every blocker, before returning anything.
+        (listed in the description; the registry still checks it). Raises one ExportError naming
+        every tool that cannot be exported and every blocker of each, before returning anything.
         """
         return _providers.export(self, provider, names, strict=strict, omit_unsupported=omit_unsupported)
 

@@ -3,8 +3,11 @@ every entry point: exports, answers, lookups and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import inspect
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from .._calls import Caller, CallResult
@@ -16,11 +19,13 @@ from .._errors import (
     UnknownProviderError,
     UnknownToolError,
 )
+from .._feedback import printable
 from .._jsonschema.validator import checked_schema
 from .._jsonschema.values import json_type
 from .._registry import Registry, ToolRecord
+from .._repair import Repair, without_trailing_commas
 from . import anthropic, gemini, mcp, openai_chat, openai_responses
-from .base import Provider, ToolCall
+from .base import Provider, ToolCall, read_arguments
 from .openai_strict import NullsPastBudget, absent_nulls
 
 __all__ = ["PROVIDERS", "provider", "read_call", "export", "answer", "aanswer", "lookup", "arguments"]
@@ -45,16 +50,47 @@ def read_call(call: Any, provider_name: str | None = None) -> ToolCall:
 
     Arguments are read in the provider's own form: JSON text for OpenAI's, an object for the others;
     what cannot be read becomes the call's ``problem``, worded for the model. A value that is no tool
-    call at all raises InvalidCallError.
+    call at all raises InvalidCallError. An SDK's object (OpenAI's, Anthropic's, Gemini's and MCP's
+    are pydantic models) is read as its ``model_dump()`` writes it.
     """
     chosen = None if provider_name is None else provider(provider_name)
+    given = call
+    call = _dumped(call)
     if isinstance(call, dict):
         for candidate in PROVIDERS.values() if chosen is None else (chosen,):
             if candidate.recognises(call):
                 return candidate.read(call)
     shapes = "; ".join(candidate.shape for candidate in PROVIDERS.values() if chosen in (None, candidate))
     kind = json_type(call) or type(call).__name__
-    raise InvalidCallError(f"not a tool call toolreg reads ({kind}); it reads {shapes}")
+    if call is not given:
+        kind = f"{type(given).__name__} whose model_dump() gives {kind}"
+    raise InvalidCallError(
+        f"not a tool call toolreg reads ({kind}); it reads {shapes}, as a dict or an SDK's object "
+        "with model_dump()"
+    )
+
+
+def _dumped(call: Any) -> Any:
+    """``call``'s ``model_dump()`` where it has one (in JSON's mode where it takes ``mode``, as pydantic's
+    does); any other value as it is. What the method raises is an InvalidCallError."""
+    if isinstance(call, dict):
+        return call
+    dump = getattr(call, "model_dump", None)
+    if not callable(dump):
+        return call
+    try:
+        takes_mode = any(
+            parameter.name == "mode" or parameter.kind is inspect.Parameter.VAR_KEYWORD
+            for parameter in inspect.signature(dump).parameters.values()
+        )
+    except (TypeError, ValueError):  # a builtin without a signature: called plainly
+        takes_mode = False
+    try:
+        return dump(mode="json") if takes_mode else dump()
+    except Exception as error:  # the object's own failure: one line, no traceback from inside it
+        raise InvalidCallError(
+            f"the call's model_dump() raised {type(error).__name__}: {printable(str(error))[:200]}"
+        ) from None
 
 
 def export(
@@ -79,7 +115,21 @@ def export(
     records = [
         registry.get(name) for name in (registry.names() if names is None else _ordered(registry, names))
     ]
-    return [chosen.export(record, strict, omit_unsupported) for record in records]
+    exported, refused = [], []
+    for record in records:  # every tool, so that one ExportError names what blocks each of them
+        try:
+            exported.append(chosen.export(record, strict, omit_unsupported))
+        except ExportError as error:
+            refused.append(error)
+    if len(refused) > 1:
+        listed = " ".join(f"({number}) {error}" for number, error in enumerate(refused, 1))
+        raise ExportError(
+            f"{len(refused)} of {len(records)} tools cannot be exported to {provider_name}: {listed}",
+            schema_path=refused[0].schema_path,
+        )
+    if refused:
+        raise refused[0]
+    return exported
 
 
 def _ordered(registry: Registry, names: Iterable[str]) -> list[str]:
@@ -116,15 +166,19 @@ def answer(
     offered: Collection[str] | None = None,
     nulls_as_absent: bool = False,
     with_traceback: bool = False,
+    repair: bool = False,
 ) -> dict[str, Any]:
     """See :meth:`toolreg.ToolRegistry.answer`."""
     found = read_call(call, provider_name)
-    if found.problem is not None:
+    mended = _mended(found) if repair else None
+    if found.problem is not None and mended is None:
         return _answered(caller, found, found.problem_result())
-    options = _options(found, offered, with_traceback)
+    options = _options(found, offered, with_traceback, repair)
     # Rewritten where the arguments are checked, so that a rewrite past its budget is their error.
     rewrite = functools.partial(arguments, caller.registry, found.name) if nulls_as_absent else None
-    return _answered(caller, found, caller.call(found.name, found.arguments, rewrite=rewrite, **options))
+    sent = found.arguments if mended is None else mended.arguments
+    result = caller.call(found.name, sent, rewrite=rewrite, **options)
+    return _answered(caller, found, _with_text_repair(found, mended, result))
 
 
 async def aanswer(
@@ -135,22 +189,57 @@ async def aanswer(
     offered: Collection[str] | None = None,
     nulls_as_absent: bool = False,
     with_traceback: bool = False,
+    repair: bool = False,
 ) -> dict[str, Any]:
     """See :meth:`toolreg.ToolRegistry.aanswer`."""
     found = read_call(call, provider_name)
-    if found.problem is not None:
+    mended = _mended(found) if repair else None
+    if found.problem is not None and mended is None:
         return _answered(caller, found, found.problem_result())
-    options = _options(found, offered, with_traceback)
+    options = _options(found, offered, with_traceback, repair)
     # Rewritten where the arguments are checked, in one of the caller's threads: not on the loop.
     rewrite = functools.partial(arguments, caller.registry, found.name) if nulls_as_absent else None
-    result = await caller.acall(found.name, found.arguments, rewrite=rewrite, **options)
-    return _answered(caller, found, result)
+    sent = found.arguments if mended is None else mended.arguments
+    result = await caller.acall(found.name, sent, rewrite=rewrite, **options)
+    return _answered(caller, found, _with_text_repair(found, mended, result))
 
 
-def _options(found: ToolCall, offered: Collection[str] | None, with_traceback: bool) -> dict[str, Any]:
+def _options(
+    found: ToolCall, offered: Collection[str] | None, with_traceback: bool, repair: bool
+) -> dict[str, Any]:
     # The model saw the names in its provider's form: failures name the tools so.
     naming = PROVIDERS[found.provider].names.form
-    return {"with_traceback": with_traceback, "offered": offered, "naming": naming}
+    return {"with_traceback": with_traceback, "offered": offered, "naming": naming, "repair": repair}
+
+
+def _mended(found: ToolCall) -> _Mended | None:
+    """The arguments of a call whose JSON text only trailing commas kept from being read, read
+    without them (as strictly as any other text), and that repair; None for any other call."""
+    if found.problem is None or found.text is None:
+        return None
+    comma = without_trailing_commas(found.text)
+    if comma is None:
+        return None
+    read, problem = read_arguments(comma.after)
+    return _Mended(read, comma) if problem is None else None
+
+
+@dataclass(frozen=True)
+class _Mended:
+    """Arguments read from JSON text once its trailing commas were left out, and that repair."""
+
+    arguments: Any
+    repair: Repair
+
+
+def _with_text_repair(found: ToolCall, mended: _Mended | None, result: CallResult) -> CallResult:
+    """The result of a call whose text was repaired, with that repair first among its repairs; the
+    answer to its text as it was sent when the call stopped at its name or its arguments."""
+    if mended is None:
+        return result
+    if result.step in ("unknown_tool", "arguments"):
+        return found.problem_result()
+    return dataclasses.replace(result, repairs=(mended.repair, *result.repairs))
 
 
 def _answered(caller: Caller, found: ToolCall, result: CallResult) -> dict[str, Any]:
