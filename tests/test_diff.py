@@ -1058,6 +1058,21 @@ def test_edges_of_the_rules(old, new, verdict, rule):
     test_more_rules(old, new, verdict, rule)
 
 
+def test_the_depth_and_the_verification_budget_bound_a_comparison(monkeypatch):
+    two = obj({"a": {"type": "string"}, "b": {"type": "string"}})
+    changed = obj({"a": {"type": "integer"}, "b": {"type": "integer"}})
+    monkeypatch.setattr("toolreg._lifecycle.engine.MAX_VERIFIED", 1)
+    section = compared(two, changed)
+    assert [finding.kind for finding in section.findings if finding.kind != "widening"] == [
+        "breaking",
+        "unknown",
+    ]
+    assert "more candidates than the comparison verifies (1)" in section.findings[-1].message
+    monkeypatch.setattr("toolreg._lifecycle.engine.MAX_DEPTH", 1)
+    deep = compared(obj({"o": two}), obj({"o": changed}))
+    assert deep.verdict == "unknown" and "nested more than 1 levels deep" in deep.findings[0].message
+
+
 def test_the_work_budget_bounds_a_comparison(monkeypatch):
     monkeypatch.setattr("toolreg._lifecycle.engine.MAX_STEPS", 2)
     section = compared(
