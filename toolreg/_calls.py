@@ -25,10 +25,9 @@ from ._errors import (
     UnknownToolError,
 )
 from ._feedback import format_errors, handler_failure, printable
-from ._integers import integral_as_int
 from ._jsonschema.errors import OK, Result, ValidationError
-from ._jsonschema.pointer import Place, place_pointer
-from ._jsonschema.validator import Validator, checked_schema
+from ._jsonschema.pointer import to_pointer
+from ._jsonschema.validator import Validator
 from ._registry import Registry, ToolRecord
 from ._repair import Repair, repair_arguments, repair_note
 
@@ -472,14 +471,8 @@ class Caller:
             judge = functools.partial(self.registry.validate, name)  # which asks for an object too
             repaired, repairs = repair_arguments(self.registry.get(name).validator, args, validate=judge)
             if repairs:
-                return self._as_handed(name, repaired), OK, repairs
-        return (args if errors else self._as_handed(name, args)), errors, ()
-
-    def _as_handed(self, name: str, args: Any) -> Any:
-        """Valid arguments as the handler gets them: an integral number where the schema says integer
-        as an ``int`` (a new object; ``args`` is unchanged). Within the validation's work: it reads a
-        part of what the validation read."""
-        return integral_as_int(checked_schema(self.registry.get(name).validator), args)
+                return repaired, OK, repairs
+        return args, errors, ()
 
     def _tries(self, record: ToolRecord, args: Any, shown: Naming, with_traceback: bool) -> _Tries:
         """The tries of a call whose arguments fit its tool's schema."""
@@ -653,29 +646,18 @@ def _long_integer(value: Any) -> tuple[str, int] | None:
     most = sys.get_int_max_str_digits()
     if not most:
         return None
-    # The containers entered, each with its place and the children left to read: a tuple for each
-    # container, never a path for each value (a million numbers 100 lists deep once took a gigabyte).
-    stack: list[tuple[Place, Iterator[tuple[str | int, Any]]]] = []
-    item: Any = value
-    place: Place = ()
-    while True:
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        path, item = stack.pop()
         if isinstance(item, dict):
-            stack.append((place, iter(item.items())))
+            stack.extend((path + (key,), child) for key, child in reversed(item.items()))
         elif isinstance(item, list):
-            stack.append((place, enumerate(item)))
-        # 2**(3d) < 10**d: a quick pass first
-        elif isinstance(item, int) and item.bit_length() > most * 3 and (digits := _digits(item)) > most:
-            return place_pointer(place), digits
-        while stack:  # the next value: the next child of the innermost container with one left
-            parent, children = stack[-1]
-            following = next(children, None)
-            if following is not None:
-                token, item = following
-                place = (parent, token)
-                break
-            stack.pop()
-        else:
-            return None
+            stack.extend((path + (index,), child) for index, child in reversed(list(enumerate(item))))
+        elif isinstance(item, int) and item.bit_length() > most * 3:  # 2**(3d) < 10**d: a quick pass first
+            digits = _digits(item)
+            if digits > most:
+                return to_pointer(path), digits
+    return None
 
 
 def _digits(number: int) -> int:
