@@ -5,11 +5,12 @@ under the reading, the new refuses it). It looks for what the rules miss; it pro
 The schemas of one diff are searched a group at a time, an instance of each in every example of one
 run of hypothesis, since starting a run costs more than a few draws. The schema drawn from leaves out
 annotations, and where a schema object leaves names open it draws them with scalar values (any JSON
-there costs a tenth of a second a draw) or, under the declared reading, closes it (a draw holding
-other names would be thrown away); the instances are verified against the schemas as they are.
+there took up to a tenth of a second a draw on real tool schemas) or, under the declared reading,
+closes it (a draw holding other names would be thrown away); the instances are verified against the
+schemas as they are.
 
 hypothesis and hypothesis-jsonschema are imported here only, and only when a search is asked for:
-``pip install 'pytoolreg[search]'``.
+``pip install 'pytoolreg[search]'`` (from a checkout, ``pip install '.[search]'``).
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def _packages() -> tuple[Any, Any]:
     except ImportError as missing:
         raise SearchUnavailable(
             f"search needs hypothesis and hypothesis-jsonschema ({missing.name} is missing): "
-            "pip install 'pytoolreg[search]'"
+            "pip install 'pytoolreg[search]' (from a checkout: pip install '.[search]')"
         ) from None
     return hypothesis, hypothesis_jsonschema
 
