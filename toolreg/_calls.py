@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import difflib
 import functools
 import inspect
@@ -25,11 +24,10 @@ from ._errors import (
     UnknownToolError,
 )
 from ._feedback import format_errors, handler_failure, printable
-from ._jsonschema.errors import OK, Result, ValidationError
-from ._jsonschema.pointer import to_pointer
+from ._jsonschema.errors import Result, ValidationError
+from ._jsonschema.pointer import Place, place_pointer
 from ._jsonschema.validator import Validator
 from ._registry import Registry, ToolRecord
-from ._repair import Repair, repair_arguments, repair_note
 
 __all__ = ["RetryPolicy", "CallResult", "Caller", "Workers", "STEPS", "DEFAULT_MAX_THREADS"]
 
@@ -82,8 +80,7 @@ class CallResult:
     the handler's runs. At the ``handler`` step, ``detail`` is the exception whole (``Type: message``)
     for the harness's logs, where ``message`` shows the model the message of a
     :class:`~toolreg.ToolError` and only the type of any other exception; ``traceback`` is kept only
-    when asked for. ``repairs`` lists the repairs made to the arguments before the handler ran (with
-    ``repair=True``), and ``note`` says them to the model."""
+    when asked for."""
 
     tool: str
     ok: bool
@@ -94,13 +91,6 @@ class CallResult:
     attempts: int = 0
     traceback: str | None = field(default=None, repr=False)
     detail: str | None = None
-    repairs: tuple[Repair, ...] = ()
-
-    @property
-    def note(self) -> str:
-        """The repairs made to the arguments, worded for the model so that it sends the right shape
-        next time (each provider's answer carries it beside the output); ``""`` when none were made."""
-        return repair_note(self.repairs)
 
     @functools.cached_property
     def text(self) -> str:
@@ -128,9 +118,6 @@ class CallResult:
             parts += [f"step={self.step!r}", f"message={self.message!r}"]
             parts += [f"detail={self.detail!r}"] if self.detail is not None else []
             parts += [f"errors=<{len(self.errors)} at {where}{more}>"] if self.errors else []
-        if self.repairs:
-            where = ", ".join(printable(repair.pointer) or "/" for repair in self.repairs[:5])
-            parts.append(f"repairs=<{len(self.repairs)} at {where}{', …' if len(self.repairs) > 5 else ''}>")
         return f"CallResult({', '.join([*parts, f'attempts={self.attempts!r}'])})"
 
 
@@ -367,17 +354,13 @@ class Caller:
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
-        rewrite: Callable[[Any], Any] | None = None,
-        repair: bool = False,
     ) -> CallResult:
-        """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it, and
-        ``rewrite`` turns the arguments of a tool that is there into those its handler gets (see
-        :meth:`acall`); ``repair`` repairs invalid arguments where the schema allows one reading."""
+        """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it."""
         shown = _namer(naming)
         record = self._record(name, offered, shown)
         if isinstance(record, CallResult):
             return record
-        args, errors, repairs = self._checked_arguments(record.name, args, rewrite, repair)
+        errors = self.registry.validate(record.name, args)
         if errors:
             return _arguments_failure(record.name, shown(record.name), tuple(errors))
         tries = self._tries(record, args, shown, with_traceback)
@@ -386,7 +369,7 @@ class Caller:
                 time.sleep(wait)
             tries.settle(self._run(tries))
         assert tries.result is not None
-        return dataclasses.replace(tries.result, repairs=repairs) if repairs else tries.result
+        return tries.result
 
     async def acall(
         self,
@@ -397,7 +380,6 @@ class Caller:
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
         rewrite: Callable[[Any], Any] | None = None,
-        repair: bool = False,
     ) -> CallResult:
         """See :meth:`toolreg.ToolRegistry.acall`. ``rewrite`` turns the arguments of a tool that is
         there into those its handler gets (OpenAI's strict nulls), in the same thread as the check.
@@ -415,7 +397,7 @@ class Caller:
         sync = not inspect.iscoroutinefunction(record.handler)
         started: asyncio.Future[_Ran] | None = loop.create_future() if sync else None
         gone = threading.Event()  # the caller was cancelled during the check: the handler is not run
-        check = functools.partial(self._checked_arguments, record.name, args, rewrite, repair)
+        check = functools.partial(self._checked_arguments, record.name, args, rewrite)
         job = functools.partial(_check_then_run, checked, started, gone, check, record.handler)
         if not self.workers.start(job):
             return _busy(record.name, shown(record.name), self.workers.most, 0)
@@ -428,7 +410,7 @@ class Caller:
             return _failure(record.name, "unknown_tool", self.unknown_tool_message(name, offered, shown))
         if prepared.error is not None:
             raise prepared.error  # the rewrite's own, as it would have raised in this thread
-        args, errors, repairs = prepared.value
+        args, errors = prepared.value
         if errors:
             return _arguments_failure(record.name, shown(record.name), tuple(errors))
         tries = self._tries(record, args, shown, with_traceback)
@@ -438,7 +420,7 @@ class Caller:
             tries.settle(await self._arun(tries, started))
             started = None  # a second try starts its own run
         assert tries.result is not None
-        return dataclasses.replace(tries.result, repairs=repairs) if repairs else tries.result
+        return tries.result
 
     def _record(self, name: str, offered: Collection[str] | None, shown: Naming) -> ToolRecord | CallResult:
         """The tool a call names, or the result for a tool that is not there (or not offered)."""
@@ -452,27 +434,12 @@ class Caller:
         return record
 
     def _checked_arguments(
-        self, name: str, args: Any, rewrite: Callable[[Any], Any] | None, repair: bool = False
-    ) -> tuple[Any, Result, tuple[Repair, ...]]:
-        """The arguments as the handler is to get them, their errors, and the repairs made to them
-        (acall runs it in a worker thread). A rewrite may refuse the arguments itself
-        (InvalidArgumentsError): past the work budget of reading OpenAI's strict nulls, say. Invalid
-        arguments are repaired when ``repair`` is set and the repairs make them valid; else their
-        errors are the original ones."""
+        self, name: str, args: Any, rewrite: Callable[[Any], Any] | None
+    ) -> tuple[Any, Result]:
+        """The arguments as the handler is to get them, and their errors (run in a worker thread)."""
         if rewrite is not None:
-            try:
-                args = rewrite(args)
-            except InvalidArgumentsError as refused:
-                if refused.tool != name:
-                    raise
-                return args, list(refused.errors), ()
-        errors = self.registry.validate(name, args)
-        if errors and repair:
-            judge = functools.partial(self.registry.validate, name)  # which asks for an object too
-            repaired, repairs = repair_arguments(self.registry.get(name).validator, args, validate=judge)
-            if repairs:
-                return repaired, OK, repairs
-        return args, errors, ()
+            args = rewrite(args)
+        return args, self.registry.validate(name, args)
 
     def _tries(self, record: ToolRecord, args: Any, shown: Naming, with_traceback: bool) -> _Tries:
         """The tries of a call whose arguments fit its tool's schema."""
@@ -567,7 +534,7 @@ def _check_then_run(
     checked: asyncio.Future[_Ran],
     started: asyncio.Future[_Ran] | None,
     gone: threading.Event,
-    check: Callable[[], tuple[Any, Result, tuple[Repair, ...]]],
+    check: Callable[[], tuple[Any, Result]],
     handler: Callable[..., Any],
 ) -> None:
     """A worker thread's job for acall: rewrite and check the arguments, hand that to the loop, then,
@@ -646,18 +613,29 @@ def _long_integer(value: Any) -> tuple[str, int] | None:
     most = sys.get_int_max_str_digits()
     if not most:
         return None
-    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
-    while stack:
-        path, item = stack.pop()
+    # The containers entered, each with its place and the children left to read: a tuple for each
+    # container, never a path for each value (a million numbers 100 lists deep once took a gigabyte).
+    stack: list[tuple[Place, Iterator[tuple[str | int, Any]]]] = []
+    item: Any = value
+    place: Place = ()
+    while True:
         if isinstance(item, dict):
-            stack.extend((path + (key,), child) for key, child in reversed(item.items()))
+            stack.append((place, iter(item.items())))
         elif isinstance(item, list):
-            stack.extend((path + (index,), child) for index, child in reversed(list(enumerate(item))))
-        elif isinstance(item, int) and item.bit_length() > most * 3:  # 2**(3d) < 10**d: a quick pass first
-            digits = _digits(item)
-            if digits > most:
-                return to_pointer(path), digits
-    return None
+            stack.append((place, enumerate(item)))
+        # 2**(3d) < 10**d: a quick pass first
+        elif isinstance(item, int) and item.bit_length() > most * 3 and (digits := _digits(item)) > most:
+            return place_pointer(place), digits
+        while stack:  # the next value: the next child of the innermost container with one left
+            parent, children = stack[-1]
+            following = next(children, None)
+            if following is not None:
+                token, item = following
+                place = (parent, token)
+                break
+            stack.pop()
+        else:
+            return None
 
 
 def _digits(number: int) -> int:
