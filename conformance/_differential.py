@@ -157,6 +157,10 @@ class Disagreement:
         named = {finding.keyword for finding in differing} or {f.keyword for f in self.ours + self.oracle}
         return tuple(sorted(named or self._used))
 
+    @property
+    def _headline(self) -> str:
+        return f"{self.shape} (keywords: {', '.join(self.keywords)})" if self.keywords else self.shape
+
     def reproduction(self, implementation_name: str) -> str:
         """A copy-pasteable account: the schema, the instance, and each side's answer."""
         ours = self.ours if isinstance(self.ours, str) else _show(self.ours)
@@ -164,7 +168,7 @@ class Disagreement:
             jsonschema_says = f"refuses the schema at {self.refusal.where!r}: {self.refusal.reason}"
             return "\n".join(
                 [
-                    f"{self.shape} (keywords: {', '.join(self.keywords)})",
+                    self._headline,
                     f"  schema = {python_literal(self.schema)}",
                     f"  {implementation_name}: {ours}",
                     f"  jsonschema: {jsonschema_says if self.refusal.reason else 'accepts the schema'}",
@@ -174,7 +178,7 @@ class Disagreement:
         second = {None: "no verdict (not JSON)", True: "valid", False: "invalid"}[self.second]
         return "\n".join(
             [
-                f"{self.shape} (keywords: {', '.join(self.keywords)})",
+                self._headline,
                 f"  schema = {python_literal(self.schema)}",
                 f"  instance = {python_literal(self.instance)}",
                 f"  {implementation_name}: {ours}",
