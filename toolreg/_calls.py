@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import difflib
 import functools
 import inspect
@@ -24,10 +25,11 @@ from ._errors import (
     UnknownToolError,
 )
 from ._feedback import format_errors, handler_failure, printable
-from ._jsonschema.errors import Result, ValidationError
+from ._jsonschema.errors import OK, Result, ValidationError
 from ._jsonschema.pointer import Place, place_pointer
 from ._jsonschema.validator import Validator
 from ._registry import Registry, ToolRecord
+from ._repair import Repair, repair_arguments, repair_note
 
 __all__ = ["RetryPolicy", "CallResult", "Caller", "Workers", "STEPS", "DEFAULT_MAX_THREADS"]
 
@@ -80,7 +82,8 @@ class CallResult:
     the handler's runs. At the ``handler`` step, ``detail`` is the exception whole (``Type: message``)
     for the harness's logs, where ``message`` shows the model the message of a
     :class:`~toolreg.ToolError` and only the type of any other exception; ``traceback`` is kept only
-    when asked for."""
+    when asked for. ``repairs`` lists the repairs made to the arguments before the handler ran (with
+    ``repair=True``), and ``note`` says them to the model."""
 
     tool: str
     ok: bool
@@ -91,6 +94,13 @@ class CallResult:
     attempts: int = 0
     traceback: str | None = field(default=None, repr=False)
     detail: str | None = None
+    repairs: tuple[Repair, ...] = ()
+
+    @property
+    def note(self) -> str:
+        """The repairs made to the arguments, worded for the model so that it sends the right shape
+        next time (each provider's answer carries it beside the output); ``""`` when none were made."""
+        return repair_note(self.repairs)
 
     @functools.cached_property
     def text(self) -> str:
@@ -118,6 +128,9 @@ class CallResult:
             parts += [f"step={self.step!r}", f"message={self.message!r}"]
             parts += [f"detail={self.detail!r}"] if self.detail is not None else []
             parts += [f"errors=<{len(self.errors)} at {where}{more}>"] if self.errors else []
+        if self.repairs:
+            where = ", ".join(printable(repair.pointer) or "/" for repair in self.repairs[:5])
+            parts.append(f"repairs=<{len(self.repairs)} at {where}{', …' if len(self.repairs) > 5 else ''}>")
         return f"CallResult({', '.join([*parts, f'attempts={self.attempts!r}'])})"
 
 
@@ -354,13 +367,17 @@ class Caller:
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
+        rewrite: Callable[[Any], Any] | None = None,
+        repair: bool = False,
     ) -> CallResult:
-        """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it."""
+        """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it, and
+        ``rewrite`` turns the arguments of a tool that is there into those its handler gets (see
+        :meth:`acall`); ``repair`` repairs invalid arguments where the schema allows one reading."""
         shown = _namer(naming)
         record = self._record(name, offered, shown)
         if isinstance(record, CallResult):
             return record
-        errors = self.registry.validate(record.name, args)
+        args, errors, repairs = self._checked_arguments(record.name, args, rewrite, repair)
         if errors:
             return _arguments_failure(record.name, shown(record.name), tuple(errors))
         tries = self._tries(record, args, shown, with_traceback)
@@ -369,7 +386,7 @@ class Caller:
                 time.sleep(wait)
             tries.settle(self._run(tries))
         assert tries.result is not None
-        return tries.result
+        return dataclasses.replace(tries.result, repairs=repairs) if repairs else tries.result
 
     async def acall(
         self,
@@ -380,6 +397,7 @@ class Caller:
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
         rewrite: Callable[[Any], Any] | None = None,
+        repair: bool = False,
     ) -> CallResult:
         """See :meth:`toolreg.ToolRegistry.acall`. ``rewrite`` turns the arguments of a tool that is
         there into those its handler gets (OpenAI's strict nulls), in the same thread as the check.
@@ -397,7 +415,7 @@ class Caller:
         sync = not inspect.iscoroutinefunction(record.handler)
         started: asyncio.Future[_Ran] | None = loop.create_future() if sync else None
         gone = threading.Event()  # the caller was cancelled during the check: the handler is not run
-        check = functools.partial(self._checked_arguments, record.name, args, rewrite)
+        check = functools.partial(self._checked_arguments, record.name, args, rewrite, repair)
         job = functools.partial(_check_then_run, checked, started, gone, check, record.handler)
         if not self.workers.start(job):
             return _busy(record.name, shown(record.name), self.workers.most, 0)
@@ -410,7 +428,7 @@ class Caller:
             return _failure(record.name, "unknown_tool", self.unknown_tool_message(name, offered, shown))
         if prepared.error is not None:
             raise prepared.error  # the rewrite's own, as it would have raised in this thread
-        args, errors = prepared.value
+        args, errors, repairs = prepared.value
         if errors:
             return _arguments_failure(record.name, shown(record.name), tuple(errors))
         tries = self._tries(record, args, shown, with_traceback)
@@ -420,7 +438,7 @@ class Caller:
             tries.settle(await self._arun(tries, started))
             started = None  # a second try starts its own run
         assert tries.result is not None
-        return tries.result
+        return dataclasses.replace(tries.result, repairs=repairs) if repairs else tries.result
 
     def _record(self, name: str, offered: Collection[str] | None, shown: Naming) -> ToolRecord | CallResult:
         """The tool a call names, or the result for a tool that is not there (or not offered)."""
@@ -434,12 +452,27 @@ class Caller:
         return record
 
     def _checked_arguments(
-        self, name: str, args: Any, rewrite: Callable[[Any], Any] | None
-    ) -> tuple[Any, Result]:
-        """The arguments as the handler is to get them, and their errors (run in a worker thread)."""
+        self, name: str, args: Any, rewrite: Callable[[Any], Any] | None, repair: bool = False
+    ) -> tuple[Any, Result, tuple[Repair, ...]]:
+        """The arguments as the handler is to get them, their errors, and the repairs made to them
+        (acall runs it in a worker thread). A rewrite may refuse the arguments itself
+        (InvalidArgumentsError): past the work budget of reading OpenAI's strict nulls, say. Invalid
+        arguments are repaired when ``repair`` is set and the repairs make them valid; else their
+        errors are the original ones."""
         if rewrite is not None:
-            args = rewrite(args)
-        return args, self.registry.validate(name, args)
+            try:
+                args = rewrite(args)
+            except InvalidArgumentsError as refused:
+                if refused.tool != name:
+                    raise
+                return args, list(refused.errors), ()
+        errors = self.registry.validate(name, args)
+        if errors and repair:
+            judge = functools.partial(self.registry.validate, name)  # which asks for an object too
+            repaired, repairs = repair_arguments(self.registry.get(name).validator, args, validate=judge)
+            if repairs:
+                return repaired, OK, repairs
+        return args, errors, ()
 
     def _tries(self, record: ToolRecord, args: Any, shown: Naming, with_traceback: bool) -> _Tries:
         """The tries of a call whose arguments fit its tool's schema."""
@@ -534,7 +567,7 @@ def _check_then_run(
     checked: asyncio.Future[_Ran],
     started: asyncio.Future[_Ran] | None,
     gone: threading.Event,
-    check: Callable[[], tuple[Any, Result]],
+    check: Callable[[], tuple[Any, Result, tuple[Repair, ...]]],
     handler: Callable[..., Any],
 ) -> None:
     """A worker thread's job for acall: rewrite and check the arguments, hand that to the loop, then,
