@@ -132,10 +132,10 @@ def test_the_fast_path_judges_branches_from_what_it_found(monkeypatch):
     validator = toolreg.compile(NULLABLE_TREE)
     validator.validate(tree(1))
     walked = []
-    real = toolreg._jsonschema.keywords.applicators._branch_errors
+    real = toolreg._jsonschema.keywords.applicators.scratch  # a list for each branch the check runs
     monkeypatch.setattr(
         toolreg._jsonschema.keywords.applicators,
-        "_branch_errors",
+        "scratch",
         lambda *a, **k: walked.append(1) or real(*a, **k),
     )
     errors = validator.validate(tree(4))

@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._feedback import format_errors, printable
-from ._jsonschema.errors import ToolregError
+from ._jsonschema.errors import ErrorFact, ToolregError, ValidationError
+from ._jsonschema.limits import DEFAULT_LIMITS
+from ._jsonschema.output import TooLarge, bounded_json
 from ._lifecycle import diff_command
 from ._lifecycle import replay as replay_command
 from ._lifecycle.catalogs import CatalogError, parse_json, read_catalog_file, read_text
@@ -105,11 +107,26 @@ def _validate(options: argparse.Namespace) -> _Outcome:
         )
     errors = registry.validate(name, _arguments(options.args))
     if options.json:
-        # ASCII JSON: nothing from the call can reach the terminal as a control character.
-        text = json.dumps([error.to_dict() for error in errors], indent=2, ensure_ascii=True)
+        text = _errors_json(errors)
     else:
         text = format_errors(errors, tool=options.tool).text if errors else "valid"
     return text, INVALID if errors else VALID
+
+
+def _errors_json(errors: Sequence[ValidationError]) -> str:
+    """The errors as ASCII JSON (nothing from the call can reach the terminal as a control character),
+    each as ``to_dict`` gives it, written a piece at a time; past ``Limits.max_output_bytes`` (errors
+    deep in long names repeat them in every pointer), one ``limit`` error instead."""
+    most = DEFAULT_LIMITS.max_output_bytes
+    try:
+        return bounded_json([ErrorFact(error) for error in errors], most, indent=2)
+    except TooLarge:
+        message = (
+            f"the {len(errors)} errors would pass {most} bytes of JSON text (max_output_bytes); "
+            "run without --json for the first of them"
+        )
+        limit = {"path": "", "schema_path": "", "keyword": "limit", "message": message, "limit": most}
+        return json.dumps([limit], indent=2)
 
 
 def _export(options: argparse.Namespace) -> _Outcome:

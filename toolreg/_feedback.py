@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ._errors import InvalidToolError, ToolError
-from ._jsonschema.errors import ValidationError
+from ._jsonschema.errors import ErrorFact, ValidationError
 
 __all__ = [
     "FormattedErrors",
@@ -148,7 +148,9 @@ def format_errors(
     for error in shown:
         where = f"at {_said(error.path, max_chars)}" if error.path else whole
         lines.append(f"- {where}: {_said(error.message, max_chars)}")
-        items.append(_shortened(error.to_dict(), max_chars, max_errors))
+        # Read as the error's own mapping, not a copy: only what is shown is written (an anyOf error
+        # holds every branch's errors, each with its pointer, and pointers can be as long as the call).
+        items.append(_shortened(ErrorFact(error), max_chars, max_errors))
     if len(errors) > max_errors:
         lines.append(f"- …and {len(errors) - max_errors} more")
     count = f"{len(errors)} problem{'s' if len(errors) != 1 else ''}"
@@ -166,11 +168,11 @@ def format_errors(
 
 def _shortened(value: Any, limit: int, most: int) -> Any:
     if isinstance(value, str):
-        return _said(value, limit)
-    if isinstance(value, list):
+        return _said(value[: limit + 1], limit)  # escaping never shortens a text: cut it first
+    if isinstance(value, list | tuple):
         kept = [_shortened(item, limit, most) for item in value[:most]]
         return kept + [f"…and {len(value) - most} more"] if len(value) > most else kept
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {key: _shortened(item, limit, most) for key, item in value.items()}
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
         return f"an integer of {value.bit_length()} bits"  # its digits would be longer than the limit

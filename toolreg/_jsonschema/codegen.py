@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .errors import OK, Result, ValidationError, deferred_error
-from .findings import Failed, Findings, OverBudget, Path, Verdict, spent
+from .findings import Failed, Findings, OverBudget, Path, Place, Verdict, spent
 from .keywords.applicators import BranchCheck
 from .keywords.objects import MISSING_STEPS
 from .limits import Limits
@@ -275,10 +275,13 @@ def _names(name: str, lines: list[str]) -> bool:
 
 
 def _path_expression(tokens: list[str]) -> str:
-    """The path tuple, as an expression evaluated only when an error is reported."""
-    if tokens == ["*p"]:
-        return "p"
-    return "(" + ", ".join(tokens) + ",)"
+    """The place (see ``pointer.Place``) below ``p`` that ``tokens`` lead to, as an expression
+    evaluated only when an error is reported: ``["*p", "k", "i"]`` is ``((p, k), i)``."""
+    assert tokens[0] == "*p"
+    expression = "p"
+    for token in tokens[1:]:
+        expression = f"({expression}, {token})"
+    return expression
 
 
 class _Generator:
@@ -1057,7 +1060,7 @@ class Refusing(list[ValidationError]):
         raise Failed
 
 
-def passes(function: Callable[..., bool], value: Any, path: Path, errors: Any, depth: int) -> bool:
+def passes(function: Callable[..., bool], value: Any, path: Place, errors: Any, depth: int) -> bool:
     """Whether ``value`` passes a branch's generated function in a yes/no answer, which returns
     False at its first failure, or raises Failed from a reference check it calls."""
     try:

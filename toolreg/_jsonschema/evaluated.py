@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import ValidationError
-from .findings import Check, Evaluated, Findings, Path, noted
+from .findings import Check, Evaluated, Findings, Place, noted
 
-__all__ = ["Note", "collected", "Annotating"]
+__all__ = ["Note", "collected", "annotating"]
 
 # What a keyword notes as evaluated of the value its schema object is applied to, given its site:
 # a function of the value, the notes and the errors (for the work budget).
@@ -20,7 +20,7 @@ def collected(check: Check, *, hands_on: bool = True) -> Check:
     schema around it collects notes for the value, the subschema's go to them if the value passes
     it (and ``hands_on``: ``not`` never does)."""
 
-    def in_place(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def in_place(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         around = noted(errors, instance)
         if around is None:
             check(instance, path, errors)
@@ -38,43 +38,39 @@ def collected(check: Check, *, hands_on: bool = True) -> Check:
     return in_place
 
 
-class Annotating:
+def annotating(checks: list[Check], notes: list[Note], last: list[Check], resource: str | None) -> Check:
     """The check of a schema object in a schema that reads what is evaluated: its keywords; then, when
     its value's notes are being collected, what its own keywords evaluate (the ``notes`` of their rows);
     then its unevaluatedItems and unevaluatedProperties, which read the notes it opened for them. The
-    root of a schema resource enters it (``resource``), for $dynamicRef."""
+    root of a schema resource enters it (``resource``), for $dynamicRef. (A function, not an object
+    with ``__call__``, which would cost Python's recursion limit twice as much at each level.)"""
 
-    __slots__ = ("checks", "notes", "last", "resource")
-
-    def __init__(
-        self, checks: list[Check], notes: list[Note], last: list[Check], resource: str | None
-    ) -> None:
-        self.checks, self.notes, self.last, self.resource = checks, notes, last, resource
-
-    def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def annotated(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         # Every list is the validation's Findings here (the fast path hands these over with its own).
         findings = errors if isinstance(errors, Findings) else Findings.budget(0)
         opened = None
-        if self.last and isinstance(instance, (dict, list)):
+        if last and isinstance(instance, (dict, list)):
             opened, before = Evaluated(instance), len(errors)
             findings.notes.append(opened)
-        if self.resource is not None:
-            findings.scope.append(self.resource)
+        if resource is not None:
+            findings.scope.append(resource)
         try:
-            for check in self.checks:
+            for check in checks:
                 check(instance, path, errors)
-            notes = opened or noted(errors, instance)
-            if notes is not None:
-                for note in self.notes:
-                    note(instance, notes, errors)
-            for check in self.last:
+            found = opened or noted(errors, instance)
+            if found is not None:
+                for note in notes:
+                    note(instance, found, errors)
+            for check in last:
                 check(instance, path, errors)
         finally:
             if opened is not None:
                 findings.notes.pop()
-            if self.resource is not None:
+            if resource is not None:
                 findings.scope.pop()
         if opened is not None and len(errors) == before:
             around = noted(errors, instance)
             if around is not None:
                 around.take(opened)
+
+    return annotated

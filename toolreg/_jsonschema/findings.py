@@ -7,12 +7,13 @@ from typing import Any
 
 from .errors import ValidationError, trusted_error
 from .limits import WORK_PER_VALUE, Limits, budget, values_at_a_glance
-from .pointer import Token
+from .pointer import Place, Token
 from .values import ValueKeys, survey
 
 __all__ = [
     "Check",
     "Path",
+    "Place",
     "no_check",
     "OverBudget",
     "Memo",
@@ -28,12 +29,13 @@ __all__ = [
     "noted",
 ]
 
+# A location in a schema, as its tokens (an instance's places are ``pointer.Place``).
 Path = tuple[Token, ...]
-# A check looks at one instance value at ``path`` and appends what is wrong to the list.
-Check = Callable[[Any, Path, list[ValidationError]], None]
+# A check looks at one instance value at the place ``path`` and appends what is wrong to the list.
+Check = Callable[[Any, Place, list[ValidationError]], None]
 
 
-def no_check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+def no_check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
     return None
 
 
@@ -119,7 +121,7 @@ class Verdict(Findings):
 
 
 def run_branch(
-    child: Check, instance: Any, path: Path, errors: list[ValidationError]
+    child: Check, instance: Any, path: Place, errors: list[ValidationError]
 ) -> list[ValidationError]:
     """A subschema's errors on a list of their own, on the same budget: a branch of anyOf or oneOf,
     the schema of not or if, contains's on one item. In a yes/no answer the branch stops at its first

@@ -55,6 +55,10 @@ class Limits:
     counted once (``regex.Patterns``); the pattern that passes it, and every new one after it, is
     refused (a :class:`~toolreg.SchemaError` at its pointer) without being compiled. Each schema's own
     patterns may hold at most 500,000 (``regex.MAX_PROGRAM``) whatever this says.
+    ``max_output_bytes``: how long the JSON text of one standard output (``Validator.output``) or of
+    the errors ``toolreg validate --json`` prints may be; past it the answer is one ``limit`` error
+    instead. Each unit of the output is counted as it is recorded, its strings at their length as
+    ``json.dumps`` writes them and 160 for the rest of it, so the text of every format is at most this.
     A field out of range raises :class:`~toolreg.LimitsError`.
     """
 
@@ -64,6 +68,7 @@ class Limits:
     allow_backtracking_patterns: bool = False
     max_work: int = 10_000
     max_pattern_program: int = 1_000_000
+    max_output_bytes: int = 10_000_000
 
     def __post_init__(self) -> None:
         if not isinstance(self.allow_backtracking_patterns, bool):
@@ -76,6 +81,7 @@ class Limits:
             "max_schema_size",
             "max_work",
             "max_pattern_program",
+            "max_output_bytes",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+import json
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .errors import OutputFormatError, ValidationError
-from .findings import Evaluated, Findings, Path, no_check, spend
-from .pointer import Document, to_pointer
+from .errors import OutputFormatError, ValidationError, stands_at, writable
+from .findings import Evaluated, Findings, Path, Place, no_check, spend
+from .pointer import Document, escape, place_pointer, to_pointer
 from .references import resolve
 from .schema import Compiled
+from .values import int_text
 from .vocabulary import ANNOTATIONS, VOCABULARY
 
-__all__ = ["FORMATS", "output"]
+__all__ = ["FORMATS", "TooLarge", "output", "failure_output", "bounded_json"]
 
 # The 2019-09 and 2020-12 formats, then the newer proposal's two (its "flag" is the same answer).
 FORMATS = ("flag", "basic", "detailed", "verbose", "list", "hierarchical")
@@ -36,62 +37,206 @@ _JUDGING = frozenset(row.name for row in VOCABULARY if row.judges)
 _REFUSING_REST = frozenset(row.name for row in VOCABULARY if row.refuses_rest)
 _NOTHING = object()
 
+# What one unit of the output costs as JSON text beyond its strings, at most: its keys and punctuation
+# in every format (``{"valid": false, "keywordLocation": …, "absoluteKeywordLocation": …,
+# "instanceLocation": …, "error": …}``, 118 characters, and the list around it), so that the count of
+# each unit's strings and this is at least the length of ``json.dumps`` of any format's output.
+_UNIT_BYTES = 160
+# The JSON text of a string, as ``json.dumps`` writes it by default (ASCII, with escapes).
+_json_string = json.encoder.encode_basestring_ascii
 
-@dataclass
+
+class TooLarge(Exception):
+    """An output past ``Limits.max_output_bytes``: it was not written."""
+
+
+def _text_bytes(text: str) -> int:
+    """How long ``text`` is inside a JSON string, as ``json.dumps`` writes it (without the quotes)."""
+    return len(_json_string(text)) - 2
+
+
+# An evaluation path, shared as instance places are (see ``pointer.Place``): ``()`` is the root, ``(parent,
+# segment, size)`` one segment below, ``size`` being the JSON length of the whole path written out.
+_Trail = tuple[()] | tuple["_Trail", str, int]
+
+
+def _below(trail: _Trail, segment: str) -> _Trail:
+    return (trail, segment, (trail[2] if trail else 0) + 1 + _text_bytes(segment))
+
+
+def _trail_text(trail: _Trail) -> str:
+    segments: list[str] = []
+    while trail:
+        trail, segment, _ = trail
+        segments.append(segment)
+    segments.reverse()
+    return "/" + "/".join(segments) if segments else ""
+
+
 class _Unit:
-    """One schema applied to one value (``keyword`` None), or one keyword of it, while being built."""
+    """One schema applied to one value (``keyword`` None), or one keyword of it, while being built:
+    its evaluation path, the schema object's location, its absolute location written out (shared),
+    its place in the instance, and ``head``, the JSON length of those three strings."""
 
-    valid: bool
-    evaluation: str
-    location: Path
-    instance: str
-    keyword: str | None = None
-    errors: list[str] = field(default_factory=list)
-    annotation: Any = _NOTHING
-    children: list[_Unit] = field(default_factory=list)
+    __slots__ = (
+        "valid",
+        "evaluation",
+        "location",
+        "absolute",
+        "instance",
+        "keyword",
+        "head",
+        "errors",
+        "annotation",
+        "children",
+    )
+
+    def __init__(
+        self,
+        evaluation: _Trail,
+        location: Path,
+        absolute: str,
+        instance: Place,
+        keyword: str | None,
+        head: int,
+    ) -> None:
+        self.valid = True
+        self.evaluation, self.location, self.absolute = evaluation, location, absolute
+        self.instance, self.keyword, self.head = instance, keyword, head
+        self.errors: list[str] = []
+        self.annotation: Any = _NOTHING
+        self.children: list[_Unit] = []
+
+
+# A subschema a keyword applies: its location, the value and its place, its evaluation path, and the
+# base URI of the resource entered, for a reference followed (None for any other subschema).
+_Applied = tuple[Path, Any, Place, _Trail, "str | None"]
 
 
 class _Walk:
-    """The evaluation a recorder makes: each schema and keyword applied, where, and what it found."""
+    """The evaluation a recorder makes: each schema and keyword applied, where, and what it found.
 
-    def __init__(self, compiled: Compiled, findings: Findings) -> None:
+    Each unit, message and annotation is counted as it is recorded, at the length it takes as JSON in
+    the largest format (``verbose``) plus :data:`_UNIT_BYTES` for each unit and message: past
+    ``left`` bytes, :class:`TooLarge`. The lengths of evaluation paths and places are worked out a step
+    at a time, and absolute locations once each, so counting costs what the output's own strings do.
+    """
+
+    def __init__(self, compiled: Compiled, findings: Findings, most_bytes: int) -> None:
         self.compiled, self.findings = compiled, findings
+        self.left = most_bytes
+        # The JSON length of each place's pointer, by the place's id: the units keep every place alive.
+        self.places: dict[int, int] = {}
+        # Each location's absolute URI, with its JSON length, made once.
+        self.absolutes: dict[tuple[Path, str | None], tuple[str, int]] = {}
+        # Each schema annotation value as written (a copy: the snapshot stays private; an integer too
+        # long to write as its words) and its JSON length, by its location.
+        self.annotations: dict[Path, tuple[Any, int]] = {}
 
-    def schema(self, location: Path, instance: Any, path: tuple[str | int, ...], evaluation: str) -> _Unit:
+    def charge(self, size: int) -> None:
+        self.left -= size
+        if self.left < 0:
+            raise TooLarge
+
+    def unit(self, evaluation: _Trail, location: Path, instance: Place, keyword: str | None) -> _Unit:
+        """A unit recorded and counted."""
+        key = (location, keyword)
+        absolute = self.absolutes.get(key)
+        if absolute is None:
+            text = _absolute(self.compiled, location if keyword is None else location + (keyword,))
+            absolute = self.absolutes[key] = (text, _text_bytes(text))
+        head = (evaluation[2] if evaluation else 0) + absolute[1] + self.place_bytes(instance)
+        self.charge(_UNIT_BYTES + head)
+        return _Unit(evaluation, location, absolute[0], instance, keyword, head)
+
+    def place_bytes(self, place: Place) -> int:
+        if not place:
+            return 0
+        size = self.places.get(id(place))
+        if size is None:
+            parent, token = place
+            step = len(str(token)) if type(token) is int else _text_bytes(escape(token))
+            size = self.places[id(place)] = self.place_bytes(parent) + 1 + step
+        return size
+
+    def said(self, unit: _Unit, errors: list[ValidationError]) -> None:
+        """The messages of ``errors`` as the unit's, each counted as an output unit of its own."""
+        for error in errors:
+            message = error.message
+            self.charge(_UNIT_BYTES + unit.head + _text_bytes(message))
+            unit.errors.append(message)
+
+    def annotated(self, unit: _Unit, annotation: Any, size: int) -> None:
+        self.charge(size)
+        unit.annotation = annotation
+
+    def schema(self, location: Path, instance: Any, path: Place, evaluation: _Trail) -> _Unit:
+        """The unit of the schema at ``location`` applied to ``instance``, with a unit for each of its
+        keywords. Each keyword is read in two steps around the subschemas it applies, which are
+        applied here: the walk recurses through this method alone, one Python frame for each schema
+        object on the way down (a value ``max_depth`` deep must fit in Python's recursion limit)."""
         spend(self.findings)
         compiled = self.compiled
         node = compiled.node(location)
-        unit = _Unit(True, evaluation, location, to_pointer(path))
+        unit = self.unit(evaluation, location, path, None)
         if node.boolean is not None:
             if not node.boolean:
                 unit.valid = False
                 # A `false` that a keyword reads as "no more" has no check of its own: the keyword words it.
             check = compiled.checks.get(node.pointer)
-            unit.errors = (
-                [error.message for error in self._run(check, instance, path)] if check else ["fails"]
-            )
+            if check:
+                self.said(unit, self._run(check, instance, path))
+            else:
+                self.charge(_UNIT_BYTES + unit.head + 7)
+                unit.errors = ["fails"]
             return unit
         resource = compiled.resource_roots.get(node.pointer) if location else None
+        scope = self.findings.scope
         if resource is not None:
-            self.findings.scope.append(resource)
+            scope.append(resource)
         try:
             for name, plan in node.keywords.items():
-                unit.children.extend(self._keyword(node.pointer, location, name, plan, instance, path, unit))
+                prepared = self._keyword(node.pointer, location, name, plan, instance, path, unit)
+                if prepared is None:
+                    continue
+                child, applied = prepared
+                if applied is None:  # an assertion, judged already
+                    unit.children.append(child)
+                    continue
+                for below, value, place, trail, entered in applied:
+                    if entered is None:
+                        child.children.append(self.schema(below, value, place, trail))
+                        continue
+                    spend(self.findings)  # a reference followed, as the check spends
+                    scope.append(entered)
+                    try:
+                        child.children.append(self.schema(below, value, place, trail))
+                    finally:
+                        scope.pop()
+                self._finish(child, node.pointer, location, name, instance, path, unit)
+                unit.children.append(child)
         finally:
             if resource is not None:
-                self.findings.scope.pop()
+                scope.pop()
         held = compiled.schema_at(location)
         for name in held:
             if name in _VALUE_ANNOTATIONS and name not in node.keywords:
-                here = location + (name,)
-                unit.children.append(
-                    _Unit(True, f"{evaluation}/{name}", here, unit.instance, name, annotation=held[name])
-                )
+                child = self.unit(_below(evaluation, name), location, path, name)
+                self.annotated(child, *self._annotation(location + (name,), held[name]))
+                unit.children.append(child)
         unit.valid = all(child.valid for child in unit.children)
         return unit
 
+    def _annotation(self, location: Path, value: Any) -> tuple[Any, int]:
+        """A schema value as an annotation, and its JSON length with its key's."""
+        found = self.annotations.get(location)
+        if found is None:
+            written = writable(value)
+            found = self.annotations[location] = (written, len(json.dumps(written)) + 20)
+        return found
+
     def _run(
-        self, check: Any, instance: Any, path: Path, notes: Evaluated | None = None
+        self, check: Any, instance: Any, path: Place, notes: Evaluated | None = None
     ) -> list[ValidationError]:
         """The errors toolreg's own check finds, on this evaluation's budget and scope."""
         found = self.findings.scratch()
@@ -106,59 +251,72 @@ class _Walk:
         name: str,
         plan: Any,
         instance: Any,
-        path: tuple[str | int, ...],
+        path: Place,
         parent: _Unit,
-    ) -> Iterator[_Unit]:
+    ) -> tuple[_Unit, list[_Applied] | None] | None:
+        """A keyword's unit, and the subschemas it applies (each to be applied by ``schema``, then
+        read by ``_finish``), None for an assertion, judged here; None where the keyword speaks of
+        nothing here."""
         compiled = self.compiled
-        evaluation = f"{parent.evaluation}/{name}"
-        here = location + (name,)
-        unit = _Unit(True, evaluation, here, parent.instance, name)
-        held = compiled.schema_at(location)[name]
-        check = compiled.keyword_checks.get((pointer, name), no_check)
         row = compiled.keywords[name]
         if row.holds and row.instance_type is None and not row.in_place:
-            return  # $defs and definitions: a place for schemas, applied to nothing
+            return None  # $defs and definitions: a place for schemas, applied to nothing
+        evaluation = _below(parent.evaluation, name)
+        held = compiled.schema_at(location)[name]
+        unit = self.unit(evaluation, location, path, name)
+        applied: list[_Applied] = []
         if name in ("$ref", "$dynamicRef", "$recursiveRef"):
             target = plan if name == "$ref" else self._dynamic_target(location, name, held)
-            unit.children.append(self._entered(target, instance, path, evaluation))
+            applied.append((target, instance, path, evaluation, compiled.base_of(target)))
         elif name in ("allOf", "anyOf", "oneOf"):
             for index, below in enumerate(plan):
-                unit.children.append(self.schema(below, instance, path, f"{evaluation}/{index}"))
+                applied.append((below, instance, path, _below(evaluation, str(index)), None))
         elif name in ("not", "if"):
-            unit.children.append(self.schema(plan, instance, path, evaluation))
+            applied.append((plan, instance, path, evaluation, None))
         elif name in ("then", "else"):
             condition = next((child for child in parent.children if child.keyword == "if"), None)
             if condition is None or condition.children[0].valid != (name == "then"):
-                return
-            unit.children.append(self.schema(plan, instance, path, evaluation))
+                return None
+            applied.append((plan, instance, path, evaluation, None))
         elif name == "dependentSchemas":
             if not isinstance(instance, dict):
-                return
+                return None
             for key, below in plan:
                 if key in instance:
-                    unit.children.append(self.schema(below, instance, path, f"{evaluation}/{_escaped(key)}"))
+                    applied.append((below, instance, path, _below(evaluation, _escaped(key)), None))
         elif row.holds and name != "dependencies":
-            if not self._parts(unit, name, plan, held, instance, path, parent):
-                return
+            parts = self._parts(unit, name, plan, held, instance, path, parent)
+            if parts is None:
+                return None
+            applied = parts
         else:
+            check = compiled.keyword_checks.get((pointer, name), no_check)
             errors = self._run(check, instance, path) if check is not no_check else []
-            unit.errors = [error.message for error in errors]
+            self.said(unit, errors)
             unit.valid = not errors
             if name == "format" and not errors:
-                unit.annotation = held
+                self.annotated(unit, *self._annotation(location + (name,), held))
             elif check is no_check:
-                return  # an identifier, an anchor, or a bound that contains applies
-            yield unit
-            return
+                return None  # an identifier, an anchor, or a bound that contains applies
+            return unit, None
+        return unit, applied
+
+    def _finish(
+        self, unit: _Unit, pointer: str, location: Path, name: str, instance: Any, path: Place, parent: _Unit
+    ) -> None:
+        """A keyword's verdict, read once the subschemas it applies have been."""
+        compiled = self.compiled
+        held = compiled.schema_at(location)[name]
         if name in _JUDGING or (name in _REFUSING_REST and held is False):
-            own = self._own_errors(check, instance, path, parent, name)
-            unit.errors = own
-            unit.valid = not own
+            check = compiled.keyword_checks.get((pointer, name), no_check)
+            self._own_errors(unit, check, instance, path, parent)
+            unit.valid = not unit.errors
             if name == "contains":
                 matching = [child for child in unit.children if child.valid]
                 unit.children = matching
                 if compiled.dialect == "2020-12":
-                    unit.annotation = [int(_last_token(child.instance)) for child in matching]
+                    indexes = [child.instance[1] for child in matching]  # type: ignore[misc]
+                    self.annotated(unit, indexes, 2 + sum(len(str(index)) + 2 for index in indexes))
             elif name == "oneOf" and sum(child.valid for child in unit.children) > 1:
                 # Failing for the branches that passed: the others' failures are not why.
                 unit.children = [child for child in unit.children if child.valid]
@@ -166,15 +324,15 @@ class _Walk:
                 unit.children = []
         elif name != "if":  # whichever way the condition goes, if itself passes
             unit.valid = all(child.valid for child in unit.children)
-        yield unit
 
-    def _own_errors(self, check: Any, instance: Any, path: Path, parent: _Unit, name: str) -> list[str]:
+    def _own_errors(self, unit: _Unit, check: Any, instance: Any, path: Place, parent: _Unit) -> None:
         notes = None
-        if name.startswith("unevaluated") and isinstance(instance, (dict, list)):
+        keyword = unit.keyword
+        if keyword is not None and keyword.startswith("unevaluated") and isinstance(instance, (dict, list)):
             notes = Evaluated(instance)
-            notes.found.update(_evaluated(parent, name == "unevaluatedItems"))
-        here = to_pointer(path)
-        return [error.message for error in self._run(check, instance, path, notes) if error.path == here]
+            notes.found.update(_evaluated(parent, keyword == "unevaluatedItems"))
+        found = self._run(check, instance, path, notes)
+        self.said(unit, [error for error in found if stands_at(error, path)])
 
     def _parts(
         self,
@@ -183,11 +341,12 @@ class _Walk:
         plan: Any,
         held: Any,
         instance: Any,
-        path: tuple[str | int, ...],
+        path: Place,
         parent: _Unit,
-    ) -> bool:
-        """The subschemas of a keyword that apply to parts of the value; False if it speaks of none."""
+    ) -> list[_Applied] | None:
+        """The subschemas of a keyword that apply to parts of the value; None if it speaks of none."""
         evaluation, compiled = unit.evaluation, self.compiled
+        refused = held is False and name in _REFUSING_REST  # one error, worded by the keyword's check
         if name in (
             "properties",
             "patternProperties",
@@ -196,20 +355,18 @@ class _Walk:
             "unevaluatedProperties",
         ):
             if not isinstance(instance, dict):
-                return False
+                return None
             if name == "propertyNames":
-                for key in instance:
-                    unit.children.append(self.schema(plan, key, path, evaluation))
-                return True
-            applied: list[tuple[str, Path, str]] = []
+                return [(plan, key, path, evaluation, None) for key in instance]
+            applied: list[tuple[str, Path, _Trail]] = []
             if name == "properties":
                 applied = [
-                    (key, below, f"{evaluation}/{_escaped(key)}") for key, below in plan if key in instance
+                    (key, below, _below(evaluation, _escaped(key))) for key, below in plan if key in instance
                 ]
             elif name == "patternProperties":
                 for source, below in plan:
                     pattern = compiled.pattern(source)
-                    at = f"{evaluation}/{_escaped(source)}"
+                    at = _below(evaluation, _escaped(source))
                     applied.extend((key, below, at) for key in instance if pattern.search(key))
             else:
                 if name == "additionalProperties":
@@ -217,22 +374,22 @@ class _Walk:
                 else:
                     covered = _evaluated(parent, items=False)
                 applied = [(key, plan, evaluation) for key in instance if key not in covered]
-            if not (held is False and name in _REFUSING_REST):
-                for key, below, at in applied:
-                    unit.children.append(self.schema(below, instance[key], path + (key,), at))
-            unit.annotation = list(dict.fromkeys(key for key, _, _ in applied))
-            return True
+            names = list(dict.fromkeys(key for key, _, _ in applied))
+            self.annotated(unit, names, 2 + sum(_text_bytes(key) + 4 for key in names))
+            if refused:
+                return []
+            return [(below, instance[key], (path, key), at, None) for key, below, at in applied]
         if not isinstance(instance, list):
-            return False
+            return None
         if isinstance(held, list):  # prefixItems, or an array of schemas in items
-            places = [(index, below, f"{evaluation}/{index}") for index, below in enumerate(plan)]
-            places = places[: len(instance)]
-            for index, below, at in places:
-                unit.children.append(self.schema(below, instance[index], path + (index,), at))
+            places = list(enumerate(plan))[: len(instance)]
             if places:
-                unit.annotation = True if len(places) == len(instance) else len(places) - 1
-            return True
-        siblings = compiled.schema_at(unit.location[:-1])
+                self.annotated(unit, True if len(places) == len(instance) else len(places) - 1, 12)
+            return [
+                (below, instance[index], (path, index), _below(evaluation, str(index)), None)
+                for index, below in places
+            ]
+        siblings = compiled.schema_at(unit.location)
         if name == "contains":
             indexes: list[int] = list(range(len(instance)))
         elif name == "unevaluatedItems":
@@ -240,27 +397,17 @@ class _Walk:
             indexes = [index for index in range(len(instance)) if index not in done]
         elif name == "additionalItems":
             if not isinstance(siblings.get("items"), list):
-                return False
+                return None
             indexes = list(range(len(siblings["items"]), len(instance)))
         elif compiled.dialect == "2020-12":  # items after prefixItems
             indexes = list(range(len(siblings.get("prefixItems", ())), len(instance)))
         else:
             indexes = list(range(len(instance)))
-        if not (held is False and name in _REFUSING_REST):
-            for index in indexes:
-                unit.children.append(self.schema(plan, instance[index], path + (index,), evaluation))
         if indexes and name != "contains":
-            unit.annotation = True
-        return True
-
-    def _entered(self, target: Path, instance: Any, path: tuple[str | int, ...], evaluation: str) -> _Unit:
-        spend(self.findings)
-        scope = self.findings.scope
-        scope.append(self.compiled.base_of(target))
-        try:
-            return self.schema(target, instance, path, evaluation)
-        finally:
-            scope.pop()
+            self.annotated(unit, True, 12)
+        if refused:
+            return []
+        return [(plan, instance[index], (path, index), evaluation, None) for index in indexes]
 
     def _dynamic_target(self, location: Path, name: str, held: Any) -> Path:
         """Where a $dynamicRef or $recursiveRef leads from the resources entered, as the check decides."""
@@ -287,10 +434,6 @@ def _escaped(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _last_token(pointer: str) -> str:
-    return pointer.rpartition("/")[2]
-
-
 def _covered(compiled: Compiled, parent: _Unit, instance: dict[str, Any]) -> set[str]:
     """The names ``properties`` and ``patternProperties`` beside ``additionalProperties`` speak of."""
     siblings = compiled.schema_at(parent.location)
@@ -312,7 +455,7 @@ def _evaluated(schema: _Unit, items: bool) -> set[Any]:
             found.update(_as_evaluated(unit, items))
         elif unit.keyword in _IN_PLACE:
             for child in unit.children:
-                if child.valid and child.instance == schema.instance:
+                if child.valid and child.instance is schema.instance:
                     found.update(_evaluated(child, items))
     return found
 
@@ -322,7 +465,7 @@ def _as_evaluated(unit: _Unit, items: bool) -> Iterator[Any]:
     if not items:
         yield from annotation
     elif annotation is True:
-        yield from (int(_last_token(child.instance)) for child in unit.children)
+        yield from (child.instance[1] for child in unit.children)  # type: ignore[misc]
     elif isinstance(annotation, list):
         yield from annotation
     else:
@@ -337,28 +480,43 @@ def _absolute(compiled: Compiled, location: Path) -> str:
     return f"{base}#{to_pointer(token for token in inner if type(token) is not Document)}"
 
 
-def evaluate(compiled: Compiled, instance: Any, findings: Findings) -> _Unit:
+def evaluate(compiled: Compiled, instance: Any, findings: Findings, most_bytes: int) -> _Unit:
     """The root schema applied to ``instance``: every unit, as the recorder walked them."""
     scope = findings.scope
     scope.append(compiled.base_of(()))
     try:
-        return _Walk(compiled, findings).schema((), instance, (), "")
+        return _Walk(compiled, findings, most_bytes).schema((), instance, (), ())
     finally:
         scope.pop()
 
 
-def output(compiled: Compiled, instance: Any, format: str, findings: Findings) -> dict[str, Any]:  # noqa: A002
+def output(
+    compiled: Compiled,
+    instance: Any,
+    format: str,  # noqa: A002
+    findings: Findings,
+    most_bytes: int,
+) -> dict[str, Any]:
     """``instance`` evaluated against the compiled schema, in the output ``format`` (see FORMATS);
-    OverBudget or RecursionError when the evaluation would cost too much."""
+    OverBudget when the evaluation would cost too much, TooLarge when its JSON text would pass
+    ``most_bytes``, RecursionError when it nests past Python's stack."""
     if format not in FORMATS or format == "flag":
         raise OutputFormatError(format, FORMATS[1:])
-    root = evaluate(compiled, instance, findings)
-    return _Shaper(compiled).shape(root, format)
+    root = evaluate(compiled, instance, findings, most_bytes)
+    return _Shaper().shape(root, format)
 
 
-def failure_output(format: str, errors: list[ValidationError]) -> dict[str, Any]:  # noqa: A002
+def failure_output(
+    format: str,  # noqa: A002
+    errors: list[ValidationError],
+    most_bytes: int | None = None,
+) -> dict[str, Any]:
     """The output of a validation that stopped before the schema could be applied (a value that is not
-    JSON, or past a limit): its errors, at the root."""
+    JSON, or past a limit): its errors, at the root; TooLarge past ``most_bytes`` of JSON text, if given."""
+    if most_bytes is not None:
+        size = sum(_UNIT_BYTES + _text_bytes(error.path) + _text_bytes(error.message) for error in errors)
+        if size > most_bytes:
+            raise TooLarge
     if format in ("list", "hierarchical"):
         unit = {
             "valid": False,
@@ -376,67 +534,83 @@ def failure_output(format: str, errors: list[ValidationError]) -> dict[str, Any]
 
 
 class _Shaper:
-    """The units of one evaluation, written in one format's shape."""
+    """The units of one evaluation, written in one format's shape. It keeps stacks of its own rather
+    than recursing, since units nest several to each level of the instance."""
 
-    def __init__(self, compiled: Compiled) -> None:
-        self.compiled = compiled
+    def __init__(self) -> None:
+        self.pointers: dict[int, str] = {}  # each place's pointer, written once, by the place's id
 
     def shape(self, root: _Unit, format: str) -> dict[str, Any]:  # noqa: A002
         if format == "basic":
             return self._basic(root)
         if format in ("detailed", "verbose"):
-            return self._tree(root, verbose=format == "verbose", kept=True, top=True) or self._head(root)
+            return self._tree(root, verbose=format == "verbose")
         if format == "hierarchical":
-            return self._hierarchical(root, kept=True)
-        units = list(self._listed(root, kept=True))
-        return {"valid": root.valid, "details": units}
+            return self._hierarchical(root)
+        return {"valid": root.valid, "details": self._listed(root)}
+
+    def _pointer(self, place: Place) -> str:
+        pointer = self.pointers.get(id(place))
+        if pointer is None:
+            pointer = self.pointers[id(place)] = place_pointer(place)
+        return pointer
 
     def _head(self, unit: _Unit) -> dict[str, Any]:
         return {
             "valid": unit.valid,
-            "keywordLocation": unit.evaluation,
-            "absoluteKeywordLocation": _absolute(self.compiled, unit.location),
-            "instanceLocation": unit.instance,
+            "keywordLocation": _trail_text(unit.evaluation),
+            "absoluteKeywordLocation": unit.absolute,
+            "instanceLocation": self._pointer(unit.instance),
         }
 
     # -- 2019-09 and 2020-12 ------------------------------------------------------------------
 
     def _basic(self, root: _Unit) -> dict[str, Any]:
+        """The error units below a failing root, depth first (failures inside passing units are
+        not), or the annotation units below a passing one (those of failing units are dropped)."""
         head = self._head(root)
-        if root.valid:
-            head["annotations"] = list(self._annotations(root))
-        else:
-            head["errors"] = list(self._errors(root))
+        units: list[dict[str, Any]] = []
+        pending = [root]
+        while pending:
+            unit = pending.pop()
+            if root.valid:
+                if unit.annotation is not _NOTHING:
+                    units.append({**self._head(unit), "annotation": unit.annotation})
+            else:
+                units.extend({**self._head(unit), "error": message} for message in unit.errors)
+            pending.extend(child for child in reversed(unit.children) if child.valid == root.valid)
+        head["annotations" if root.valid else "errors"] = units
         return head
 
-    def _errors(self, unit: _Unit) -> Iterator[dict[str, Any]]:
-        """The error units below a failing unit, depth first: failures inside passing units are not."""
-        for message in unit.errors:
-            yield {**self._head(unit), "error": message}
-        for child in unit.children:
-            if not child.valid:
-                yield from self._errors(child)
+    def _tree(self, root: _Unit, verbose: bool) -> dict[str, Any]:
+        """Each unit with its children nested; ``detailed`` keeps only what carries the answer (the
+        failures of a failing unit, the annotations of a passing one) and collapses single children.
+        Children are shaped before their parent: a stack holds each unit entered, whether its
+        annotations are kept, the children left to shape and those shaped."""
+        stack: list[tuple[_Unit, bool, Iterator[_Unit], list[dict[str, Any]]]] = []
 
-    def _annotations(self, unit: _Unit) -> Iterator[dict[str, Any]]:
-        """The annotation units below a passing unit: those of failing units are dropped."""
-        if unit.annotation is not _NOTHING:
-            yield {**self._head(unit), "annotation": unit.annotation}
-        for child in unit.children:
-            if child.valid:
-                yield from self._annotations(child)
+        def enter(unit: _Unit, kept: bool) -> None:
+            children = (child for child in unit.children if verbose or child.valid == unit.valid)
+            stack.append((unit, kept and unit.valid, children, []))
 
-    def _tree(self, unit: _Unit, verbose: bool, kept: bool, top: bool = False) -> dict[str, Any] | None:
-        """A unit with its children nested; ``detailed`` keeps only what carries the answer (the
-        failures of a failing unit, the annotations of a passing one) and collapses single children."""
-        kept = kept and unit.valid
-        below: list[dict[str, Any]] = []
-        for child in unit.children:
-            if verbose or child.valid == unit.valid:
-                shaped = self._tree(child, verbose, kept)
-                if shaped is not None:
-                    below.append(shaped)
-        for message in unit.errors:
-            below.append({**self._head(unit), "error": message})
+        enter(root, True)
+        while True:
+            unit, kept, children, shaped = stack[-1]
+            child = next(children, None)
+            if child is not None:
+                enter(child, kept)
+                continue
+            stack.pop()
+            shaped.extend({**self._head(unit), "error": message} for message in unit.errors)
+            joined = self._joined(unit, shaped, kept, not stack, verbose)
+            if not stack:
+                return joined if joined is not None else self._head(root)
+            if joined is not None:
+                stack[-1][3].append(joined)
+
+    def _joined(
+        self, unit: _Unit, below: list[dict[str, Any]], kept: bool, top: bool, verbose: bool
+    ) -> dict[str, Any] | None:
         head = self._head(unit)
         if unit.annotation is not _NOTHING and kept:
             head["annotation"] = unit.annotation
@@ -448,7 +622,7 @@ class _Shaper:
         if below:
             head["errors" if not unit.valid else "annotations"] = below
         elif not unit.valid:
-            return below[0] if below else None
+            return None
         return head
 
     # -- the newer proposal ------------------------------------------------------------------
@@ -457,9 +631,9 @@ class _Shaper:
         """A schema unit of the newer form: its keywords' errors and annotations as objects."""
         head: dict[str, Any] = {
             "valid": unit.valid,
-            "evaluationPath": unit.evaluation,
-            "schemaLocation": _absolute(self.compiled, unit.location),
-            "instanceLocation": unit.instance,
+            "evaluationPath": _trail_text(unit.evaluation),
+            "schemaLocation": unit.absolute,
+            "instanceLocation": self._pointer(unit.instance),
         }
         errors = {child.keyword: "; ".join(child.errors) for child in unit.children if child.errors}
         if unit.errors:  # a `false` schema: its one error, named for what it is
@@ -475,22 +649,102 @@ class _Shaper:
             head["annotations" if kept and unit.valid else "droppedAnnotations"] = annotations
         return head
 
-    def _schemas_below(self, unit: _Unit) -> Iterator[_Unit]:
-        for keyword in unit.children:
-            yield from keyword.children
+    @staticmethod
+    def _schemas_below(unit: _Unit) -> list[_Unit]:
+        return [schema for keyword in unit.children for schema in keyword.children]
 
-    def _hierarchical(self, unit: _Unit, kept: bool) -> dict[str, Any]:
-        kept = kept and unit.valid
-        head = self._proposal_unit(unit, kept)
-        details = [self._hierarchical(child, kept) for child in self._schemas_below(unit)]
-        if details:
-            head["details"] = details
-        return head
+    def _hierarchical(self, root: _Unit) -> dict[str, Any]:
+        """Each schema unit with the schema units below it in ``details``, from a stack."""
+        shaped = self._proposal_unit(root, root.valid)
+        pending = [(root, root.valid, shaped)]
+        while pending:
+            unit, kept, head = pending.pop()
+            below = self._schemas_below(unit)
+            if below:
+                details = head["details"] = []
+                for child in below:
+                    child_kept = kept and child.valid
+                    details.append(self._proposal_unit(child, child_kept))
+                    pending.append((child, child_kept, details[-1]))
+        return shaped
 
-    def _listed(self, unit: _Unit, kept: bool) -> Iterator[dict[str, Any]]:
-        kept = kept and unit.valid
-        head = self._proposal_unit(unit, kept)
-        if head.keys() & {"errors", "annotations", "droppedAnnotations"}:
-            yield head
-        for child in self._schemas_below(unit):
-            yield from self._listed(child, kept)
+    def _listed(self, root: _Unit) -> list[dict[str, Any]]:
+        """Every schema unit holding errors or annotations, depth first."""
+        listed = []
+        pending = [(root, True)]
+        while pending:
+            unit, kept = pending.pop()
+            kept = kept and unit.valid
+            head = self._proposal_unit(unit, kept)
+            if head.keys() & {"errors", "annotations", "droppedAnnotations"}:
+                listed.append(head)
+            pending.extend((child, kept) for child in reversed(self._schemas_below(unit)))
+        return listed
+
+
+def bounded_json(value: Any, most_bytes: int, *, indent: int | None = None) -> str:
+    """``json.dumps(value, indent=indent)`` of a JSON value whose arrays may be tuples and whose
+    objects any mapping, written a piece at a time with its own stack, each mapping read only when
+    it is written: TooLarge as soon as the text passes ``most_bytes``, so a value whose text would
+    be gigabytes (errors holding long pointers, nested in branches) costs at most that. An integer
+    too long for Python to write as text is written as the words for its size, as ``to_dict`` does."""
+    pieces: list[str] = []
+    size = 0
+    for piece in _json_pieces(value, indent):
+        size += len(piece)
+        if size > most_bytes:
+            raise TooLarge
+        pieces.append(piece)
+    return "".join(pieces)
+
+
+def _json_pieces(value: Any, indent: int | None) -> Iterator[str]:
+    separator = ", " if indent is None else ","
+    # The containers open: their items left (name and value; the name None in an array), whether
+    # one was written, and the closing bracket.
+    stack: list[tuple[Iterator[tuple[str | None, Any]], list[bool], str]] = []
+    item: Any = value
+    while True:
+        if isinstance(item, Mapping):
+            stack.append((iter(item.items()), [False], "}"))
+            yield "{"
+        elif isinstance(item, list | tuple):
+            stack.append((((None, part) for part in item), [False], "]"))
+            yield "["
+        else:
+            yield _json_scalar(item)
+        while stack:
+            items, written, closing = stack[-1]
+            following = next(items, None)
+            if following is None:
+                stack.pop()
+                if written[0] and indent is not None:
+                    yield "\n" + " " * (indent * len(stack))
+                yield closing
+                continue
+            if written[0]:
+                yield separator
+            written[0] = True
+            if indent is not None:
+                yield "\n" + " " * (indent * len(stack))
+            name, item = following
+            if name is not None:
+                yield _json_string(name) + ": "
+            break
+        else:
+            return
+
+
+def _json_scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _json_string(value)
+    if isinstance(value, int):
+        text = int_text(value)
+        return text if text[-1].isdigit() else _json_string(text)
+    if isinstance(value, float):
+        return json.dumps(value)
+    raise TypeError(f"not a JSON value: {type(value).__name__}")

@@ -1,4 +1,4 @@
-"""RFC 6901 JSON Pointers: building them from path tokens and reading them back."""
+"""RFC 6901 JSON Pointers: building them from path tokens and reading them back; places in an instance."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "Token",
+    "Place",
     "InstanceKey",
     "Document",
     "ARRAY_INDEX",
@@ -15,9 +16,18 @@ __all__ = [
     "escape",
     "unescape",
     "split",
+    "place_tokens",
+    "place_pointer",
+    "place_masked_pointer",
+    "names_a_key",
 ]
 
 Token = str | int
+# A place in an instance: ``()`` is the root, ``(parent, token)`` one step below ``parent``. A step
+# shares its parent rather than copying it, so a walk makes one small tuple for each value it enters
+# and a thousand errors deep in a long-named object share the names above them; the pointer is written
+# only when it is read (:func:`place_pointer`).
+Place = tuple[()] | tuple["Place", Token]
 # An array index as a pointer writes it: no sign, no leading zero.
 ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")
 
@@ -76,3 +86,32 @@ def split(pointer: str) -> list[str]:
     if not pointer.startswith("/"):
         raise ValueError(f"a JSON Pointer starts with '/': {pointer!r}")
     return [unescape(token) for token in pointer[1:].split("/")]
+
+
+def place_tokens(place: Place) -> tuple[Token, ...]:
+    """The tokens from the root down to ``place``: ``(((), "user"), "email")`` is ``("user", "email")``."""
+    tokens: list[Token] = []
+    while place:
+        place, token = place
+        tokens.append(token)
+    tokens.reverse()
+    return tuple(tokens)
+
+
+def place_pointer(place: Place) -> str:
+    """The JSON Pointer of ``place``: ``(((), "user"), "email")`` is ``/user/email``."""
+    return to_pointer(place_tokens(place)) if place else ""
+
+
+def place_masked_pointer(place: Place) -> str | None:
+    """The pointer of ``place`` with each :class:`InstanceKey` as ``*``; None when it holds none."""
+    return masked_pointer(place_tokens(place)) if names_a_key(place) else None
+
+
+def names_a_key(place: Place) -> bool:
+    """Whether the way to ``place`` passes through a name the instance chose (an :class:`InstanceKey`)."""
+    while place:
+        place, token = place
+        if type(token) is InstanceKey:
+            return True
+    return False

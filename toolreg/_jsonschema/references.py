@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import unquote, urljoin
 
 from .errors import SchemaError, ValidationError
-from .findings import Check, Evaluated, Findings, Path, noted, spend
+from .findings import Check, Evaluated, Findings, Path, Place, noted, spend
 from .limits import Limits
 from .metaschemas import META_SCHEMAS
 from .pointer import ARRAY_INDEX, Document, split, to_pointer
@@ -56,7 +56,7 @@ _Edge = tuple[str, str | None]
 def entering(resource: str, checks: list[Check]) -> Check:
     """``checks``, run with ``resource`` entered: a ``$dynamicRef`` below looks there (outermost first)."""
 
-    def in_resource(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def in_resource(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         scope = errors.scope if isinstance(errors, Findings) else []
         scope.append(resource)
         try:
@@ -74,7 +74,7 @@ def _followed(target: Callable[[list[ValidationError]], tuple[Check, str | None]
     what is evaluated of the value, its notes handed on if the value passes (see findings.Evaluated),
     all in one call, so a chain of references costs one Python frame for each."""
 
-    def follow(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def follow(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         spend(errors)
         check, resource = target(errors)
         if not isinstance(errors, Findings):
@@ -323,7 +323,7 @@ class References:
             resource = self.base_of(location) if self.dynamic else None
             return _followed(lambda errors: (checks[pointer], resource), self.annotates)
 
-        def target(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        def target(instance: Any, path: Place, errors: list[ValidationError]) -> None:
             spend(errors)
             checks[pointer](instance, path, errors)
 

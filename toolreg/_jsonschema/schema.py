@@ -9,10 +9,10 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import Masked, SchemaError, ValidationError, trusted_error
-from .evaluated import Annotating, Note
-from .findings import Check, Path, no_check, spend
+from .evaluated import Note, annotating
+from .findings import Check, Path, Place, no_check, spend
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
-from .pointer import masked_pointer, to_pointer
+from .pointer import names_a_key, to_pointer
 from .references import MARKED_IN_TEXT, ROOT_URI, References, entering, resolve
 from .regex import MAX_PROGRAM, Pattern, Patterns, UnsupportedPattern
 from .sites import Site
@@ -109,6 +109,8 @@ class _Compiler(References):
         else:  # the schema's JSON text names no identifier, anchor or reference: nothing to index
             self.bases[()], self.resource_roots[""] = ROOT_URI, ROOT_URI
         self.checks: dict[str, Check] = {}
+        # The plan of each schema object whose check is a chain (see _chain), by its pointer.
+        self.plans: dict[str, tuple[Check | str, ...]] = {}
         self.compiling: set[str] = set()
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
@@ -138,7 +140,7 @@ class _Compiler(References):
 
     @property
     def chains(self) -> bool:
-        """Whether a schema object enters what allOf and $ref apply in its own loop (see _Chain):
+        """Whether a schema object enters what allOf and $ref apply in its own loop (see _chain):
         where no resource is entered for $dynamicRef and no notes are taken for unevaluated*."""
         return not (self.dynamic or self.annotates)
 
@@ -264,7 +266,7 @@ class _Compiler(References):
         self, schema: dict[str, Any], location: Path, pointer: str, present: list[str]
     ) -> tuple[Check | str, ...]:
         """The keywords' checks in order, with the pointer of each schema that allOf or $ref applies
-        in place where their checks would be (see _Chain)."""
+        in place where their checks would be (see _chain)."""
         plan: list[Check | str] = []
         for keyword in present:
             if keyword == "allOf":
@@ -281,10 +283,10 @@ class _Compiler(References):
         if schema is False:
             at = to_pointer(location)
 
-            def reject(instance: Any, path: Path, errors: list[ValidationError]) -> None:
-                here, hidden, message = to_pointer(path), masked_pointer(path), "no value is allowed here"
-                masked: Masked | None = None if hidden is None else (hidden, message, {})
-                errors.append(trusted_error(here, at, "false", message, {}, masked))
+            def reject(instance: Any, path: Place, errors: list[ValidationError]) -> None:
+                message = "no value is allowed here"
+                masked: Masked | None = (None, message, {}) if names_a_key(path) else None
+                errors.append(trusted_error(path, at, "false", message, {}, masked))
 
             return reject
         if not isinstance(schema, dict):
@@ -316,10 +318,11 @@ class _Compiler(References):
             if annotates and row.notes is not None:
                 notes.append(row.notes(site))
         if chains and ("allOf" in present or "$ref" in present):
-            return _Chain(self._plan_entering(schema, location, pointer, present), self.checks)
+            plan = self.plans[pointer] = self._plan_entering(schema, location, pointer, present)
+            return _chain(plan, self.checks, self.plans)
         resource = self.resource_roots.get(pointer) if self.dynamic else None
         if notes or last:
-            return Annotating(checks, notes, last, resource)
+            return annotating(checks, notes, last, resource)
         if resource is not None:
             return entering(resource, checks)
         if not checks:
@@ -327,43 +330,40 @@ class _Compiler(References):
         if len(checks) == 1:
             return checks[0]
 
-        def check_all(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        def check_all(instance: Any, path: Place, errors: list[ValidationError]) -> None:
             for check in checks:
                 check(instance, path, errors)
 
         return check_all
 
 
-class _Chain:
+def _chain(plan: tuple[Check | str, ...], checks: dict[str, Check], plans: dict[str, Any]) -> Check:
     """The check of a schema object that applies others to its value in place through allOf or $ref,
     in a schema without $dynamicRef or unevaluated*: ``plan`` is its keywords' checks in order, with
     the pointer of each schema it applies in place where that one's check would be. It runs them in
     its own loop, with a stack of its own, entering the plan of each such schema that is a chain too
-    rather than calling its check, so a chain of them costs no Python stack however long; only the
-    instance's nesting does. Each one entered spends a step, as the call would, and the errors come
-    in the same order."""
+    (``plans``, by pointer) rather than calling its check, so a chain of them costs no Python stack
+    however long; only the instance's nesting does. Each one entered spends a step, as the call would,
+    and the errors come in the same order. (A function, not an object with ``__call__``, which would
+    cost Python's recursion limit twice as much at each level of the instance.)"""
 
-    __slots__ = ("plan", "checks")
-
-    def __init__(self, plan: tuple[Check | str, ...], checks: dict[str, Check]) -> None:
-        self.plan, self.checks = plan, checks
-
-    def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        checks = self.checks
-        pending = [iter(self.plan)]
+    def chained(instance: Any, path: Place, errors: list[ValidationError]) -> None:
+        pending = [iter(plan)]
         while pending:
             for step in pending[-1]:
                 if type(step) is str:
                     spend(errors)
-                    target = checks[step]
-                    if type(target) is _Chain:
-                        pending.append(iter(target.plan))
+                    entered = plans.get(step)
+                    if entered is not None:
+                        pending.append(iter(entered))
                         break
-                    target(instance, path, errors)
+                    checks[step](instance, path, errors)
                 else:
                     step(instance, path, errors)  # type: ignore[operator]
             else:
                 pending.pop()
+
+    return chained
 
 
 # The keywords that read what the others evaluate: a schema holding one compiles its subschemas to note it.

@@ -7,7 +7,7 @@ from typing import Any, NoReturn, Protocol
 
 from .errors import SchemaError, ValidationError, Words, worded_error
 from .evaluated import collected
-from .findings import Check, Path
+from .findings import Check, Path, Place
 from .limits import Limits
 from .pointer import Token, to_pointer
 from .regex import Pattern, RegexSyntaxError, UnsupportedPattern
@@ -188,7 +188,7 @@ class Site:
 
     def failure(
         self,
-        path: Path,
+        path: Place,
         message: str,
         *,
         quoted: str = "",

@@ -12,7 +12,7 @@ from .errors import OK, OutputFormatError, Result, ValidationError, trusted_erro
 from .findings import FAILED, Failed, Findings, OverBudget, Verdict
 from .glance import Glance
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
-from .output import FORMATS, failure_output, output
+from .output import FORMATS, TooLarge, failure_output, output
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
 from .values import json_copy, json_key, plain_copy, survey
@@ -232,36 +232,42 @@ class Validator:
         locations (under ``https://toolreg.invalid/schema.json`` where the schema has no ``$id``)
         and instance pointers; failures carry toolreg's messages, passing units their annotations.
         It walks the schema again, recording as it goes, so it costs more than :meth:`validate`
-        (within four times the work budget); an unknown ``format`` raises OutputFormatError."""
+        (within four times the work budget); its JSON text is at most ``Limits.max_output_bytes``
+        (past it, one ``limit`` error); an unknown ``format`` raises OutputFormatError."""
         if format not in FORMATS:
             raise OutputFormatError(format, FORMATS)
         if format == "flag":
             return {"valid": self.is_valid(instance)}
         compiled = self._compiled_schema()
         limits = compiled.limits
+        most = limits.max_output_bytes
         problems, values, exact = survey(instance, limits.max_depth)
-        if problems:
-            return failure_output(
-                format,
-                [_problem(path, keyword, reason, limits.max_depth) for path, keyword, reason in problems],
-            )
-        if not exact:
-            with contextlib.suppress(RecursionError):
-                instance = plain_copy(instance)
-        # The recorder applies the checks of anyOf, oneOf, not and contains once more for their words.
-        findings = Findings.budget(_OUTPUT_WORK * budget(limits, values))
         try:
-            return output(compiled, instance, format, findings)
+            if problems:
+                found = [_problem(path, kind, reason, limits.max_depth) for path, kind, reason in problems]
+                return failure_output(format, found, most)
+            if not exact:
+                with contextlib.suppress(RecursionError):
+                    instance = plain_copy(instance)
+            # The recorder applies the checks of anyOf, oneOf, not and contains once more for their words.
+            steps = _OUTPUT_WORK * budget(limits, values)
+            try:
+                return output(compiled, instance, format, Findings.budget(steps), most)
+            except (RuntimeError, LookupError):
+                # Another thread changed a container while it was read (see _checked): one copy, taken whole.
+                return output(compiled, plain_copy(instance), format, Findings.budget(steps), most)
         except OverBudget:
             return failure_output(format, [_over_budget(limits, values)])
+        except TooLarge:
+            message = f"would pass {most} bytes of JSON text (max_output_bytes)"
+            return failure_output(format, [ValidationError("", "", "limit", message, {"limit": most})])
         except RecursionError:
             message = (
                 "too deep to write the output of within Python's recursion limit "
                 f"(max_depth is {limits.max_depth})"
             )
-            return failure_output(
-                format, [ValidationError("", "", "depth", message, {"limit": limits.max_depth})]
-            )
+            error = ValidationError("", "", "depth", message, {"limit": limits.max_depth})
+            return failure_output(format, [error])
 
     def _build_yes_no(self, otherwise: Callable[[Any], Result] | None = None) -> FastCheck:
         """is_valid's generated answer, made at its first use (or again by _build); given

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from .errors import Words, freeze
+from .errors import Words, freeze, writable
 from .values import int_text
 
 __all__ = [
@@ -28,7 +28,7 @@ def show(value: Any) -> str:
         return int_text(value)
     if kind is float:
         return repr(value)  # what json.dumps writes for a finite float, without its overhead
-    return json.dumps(_writable(value), ensure_ascii=False, sort_keys=True)
+    return json.dumps(writable(value), ensure_ascii=False, sort_keys=True)
 
 
 # How much of one value a message quotes: the whole value stays in the error's facts. A message is
@@ -70,18 +70,6 @@ def show_values(values: Sequence[Any]) -> str:
     if len(shown) < len(values):
         shown.append(f"… {len(values) - len(shown)} more")
     return f"{len(values)} values [{', '.join(shown)}]"
-
-
-def _writable(value: Any) -> Any:
-    """A thawed copy with every integer too long to write replaced by the words for it."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        text = int_text(value)
-        return int(value) if text[-1].isdigit() else text
-    if isinstance(value, (list, tuple)):
-        return [_writable(item) for item in value]
-    if isinstance(value, Mapping):
-        return {key: _writable(item) for key, item in value.items()}
-    return value
 
 
 def counted(number: int, noun: str, plural: str = "") -> str:

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import MappingProxyType
-from typing import Any
+from typing import Any, Protocol, cast, runtime_checkable
 
-from ..errors import FrozenArray, Masked, ValidationError, Words, deferred_error, freeze, trusted_error
-from ..findings import Check, Failed, Path, Verdict, no_check, noted, run_branch, spend
-from ..pointer import masked_pointer, to_pointer
+from ..errors import (
+    ErrorFact,
+    FrozenArray,
+    Masked,
+    ValidationError,
+    Words,
+    deferred_error,
+    freeze,
+    place_of,
+    stands_at,
+    trusted_error,
+)
+from ..findings import FAILED, Check, Failed, Place, Verdict, no_check, noted, run_branch, scratch, spend
+from ..pointer import place_masked_pointer, place_pointer
 from ..sites import Reading, Site
 from ..values import json_equal, json_key
 from ..wording import NAMES_SHOWN, show, show_within
@@ -21,7 +31,7 @@ def _property_names(value: Any, site: Site) -> Check:
     """Every property name of an object, as a string, matches the schema."""
     child = site.subschema(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if not isinstance(instance, dict):
             return
         spend(errors, len(instance))
@@ -32,12 +42,12 @@ def _property_names(value: Any, site: Site) -> Check:
                 hidden = error.masked()
                 errors.append(
                     trusted_error(
-                        error.path,
+                        place_of(error),
                         error.schema_path,
                         error.keyword,
                         f"property name {show(name)} {error.message}",
                         {**error.facts, "property_name": name},
-                        (hidden.path, f"a property name {hidden.message}", dict(hidden.facts)),
+                        (place_of(hidden), f"a property name {hidden.message}", dict(hidden.facts)),
                     )
                 )
 
@@ -58,7 +68,7 @@ def _dependent_schemas(value: Any, site: Site) -> Check:
 def _when_present(rules: list[tuple[str, Check]]) -> Check:
     positions = positions_in(rules)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             for _, child in present_in(rules, positions, instance):
                 spend(errors)
@@ -82,7 +92,7 @@ def _dependencies(value: Any, site: Site) -> Check:
             schemas.append((name, site.in_place(rule, name)))
     required, dependent = requires(names, site), _when_present(schemas)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         required(instance, path, errors)
         dependent(instance, path, errors)
 
@@ -93,7 +103,7 @@ def _all_of(value: Any, site: Site) -> Check:
     """The instance matches every schema; their errors are reported as they are."""
     branches = site.schemas(value, in_place=True)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         for branch in branches:
             spend(errors)
             branch(instance, path, errors)
@@ -110,22 +120,23 @@ def _all_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: 
     return all(reading.fits(branch, instance) for branch in value)
 
 
-def _as_fact(error: ValidationError) -> Any:
-    """An error as a read-only JSON object that shares its facts rather than copying them, so an error
-    nested in branches at every level costs its own size once, never a copy per level."""
-    fields = {"path": error.path, "schema_path": error.schema_path, "keyword": error.keyword}
-    return MappingProxyType({**fields, "message": error.message, **error.facts})
-
-
 def _branch_facts(outcomes: list[list[ValidationError]]) -> Any:
-    return FrozenArray(FrozenArray(map(_as_fact, found)) for found in outcomes)
+    # Each error shared, not copied (see ErrorFact): a nested error costs its size once, not once a level.
+    return FrozenArray(FrozenArray(map(ErrorFact, found)) for found in outcomes)
 
 
-def _details(found: list[ValidationError], here: str) -> str:
-    said = [error.message if error.path == here else f"at {error.path}: {error.message}" for error in found]
-    text = "; ".join(said[:_DETAILS_SHOWN])
-    if len(said) > _DETAILS_SHOWN:
-        text += f"; and {len(said) - _DETAILS_SHOWN} more"
+def _details(found: list[ValidationError], here: Callable[[ValidationError], bool]) -> str:
+    """The first few errors of a branch, each with its pointer unless ``here`` says it stands at the
+    value itself, cut to :data:`_DETAILS_CHARS`."""
+    said = []
+    for error in found[:_DETAILS_SHOWN]:
+        if here(error):
+            said.append(error.message)
+        else:  # a pointer may be as long as the instance: only what the message can show is kept
+            said.append(f"at {error.path[:_DETAILS_CHARS]}: {error.message}")
+    text = "; ".join(said)
+    if len(found) > _DETAILS_SHOWN:
+        text += f"; and {len(found) - _DETAILS_SHOWN} more"
     return text if len(text) <= _DETAILS_CHARS else text[: _DETAILS_CHARS - 1] + "…"
 
 
@@ -173,7 +184,7 @@ def _union_tag(branches: Any, site: Site) -> Tag | None:
 
 def _no_branch_matched(
     site: Site,
-    path: Path,
+    path: Place,
     outcomes: list[list[ValidationError]],
     rule: str,
     tag: Tag | None = None,
@@ -181,30 +192,28 @@ def _no_branch_matched(
 ) -> ValidationError:
     """One error for the instance, with every branch's errors, and what would fit: the branch its tag
     chooses or its type fits (whose errors are named), the tag's values, or the types allowed."""
-    pointer = to_pointer(path)
     message = f"must match {rule} of the {len(outcomes)} schemas in {site.keyword}"
     facts: dict[str, Any] = {"branches": _branch_facts(outcomes)}
-    index, said, quoted = _chosen_branch(site, pointer, outcomes, tag, instance, facts)
-    own_masked = masked_pointer(path)
+    index, said, quoted = _chosen_branch(site, path, outcomes, tag, instance, facts)
 
     def masked() -> Masked:
         # Built only when asked for: a masked copy at every level of a nested anyOf would double it.
         hidden = [[error.masked() for error in found] for found in outcomes]
-        here = pointer if own_masked is None else own_masked
         shown = {**facts, "branches": _branch_facts(hidden)}
         if index is None:
-            return (here, message + said, shown)
-        return (here, f"{message}{said}{_details(hidden[index], here)}", shown)
+            return (None, message + said, shown)
+        here = place_masked_pointer(path) or place_pointer(path)
+        return (None, f"{message}{said}{_details(hidden[index], lambda error: error.path == here)}", shown)
 
     text = message + said + quoted  # `masked` reads `message` later, so it keeps its first value
     if index is not None:
-        text += _details(outcomes[index], pointer)
-    return trusted_error(pointer, site.pointer, site.keyword, text, facts, masked)
+        text += _details(outcomes[index], lambda error: stands_at(error, path))
+    return trusted_error(path, site.pointer, site.keyword, text, facts, masked)
 
 
 def _chosen_branch(
     site: Site,
-    pointer: str,
+    path: Place,
     outcomes: list[list[ValidationError]],
     tag: Tag | None,
     instance: Any,
@@ -234,7 +243,7 @@ def _chosen_branch(
         )
     # A branch "fits the type" when it has no type error at the instance itself: for the common
     # anyOf [T, {"type": "null"}], the model needs T's errors, not "expected null".
-    type_errors = [[e for e in found if e.keyword == "type" and e.path == pointer] for found in outcomes]
+    type_errors = [[e for e in found if e.keyword == "type" and stands_at(e, path)] for found in outcomes]
     fitting = [index for index, found in enumerate(type_errors) if not found]
     if len(fitting) == 1:
         facts["branch"] = fitting[0]
@@ -276,56 +285,54 @@ def _short(value: Any) -> bool:
     )
 
 
-def _branch_errors(
-    branches: list[Check],
-    instance: Any,
-    path: Path,
-    errors: list[ValidationError],
-    *,
-    until_one: bool = False,
-) -> list[list[ValidationError]]:
-    """Each branch's errors; with ``until_one``, none after the first branch that passes."""
-    outcomes = []
-    for branch in branches:
-        spend(errors)
-        found = run_branch(branch, instance, path, errors)
-        outcomes.append(found)
-        if until_one and not found:
-            break
-    return outcomes
+# How anyOf or oneOf judges what its branches found: the error at ``path``, or None where it passes.
+Judge = Callable[[Place, list[list[ValidationError]], Any], "ValidationError | None"]
 
 
-class BranchCheck:
+@runtime_checkable
+class BranchCheck(Protocol):
     """The check of anyOf or oneOf: it runs every branch, then ``judge`` reads their errors. The fast
     path runs the branches itself and hands ``judge`` what they found, so nothing is walked twice."""
 
-    __slots__ = ("branches", "judge", "until_one")
+    judge: Judge
 
-    def __init__(
-        self,
-        branches: list[Check],
-        judge: Callable[[Path, list[list[ValidationError]], Any], Any],
-        *,
-        until_one: bool = False,
-    ) -> None:
-        self.branches = branches
-        self.judge = judge
-        # anyOf is settled by its first passing branch; the rest are read only when none passes, or
-        # when a schema around collects what each passing branch evaluates.
-        self.until_one = until_one
+    def __call__(self, instance: Any, path: Place, errors: list[ValidationError]) -> None: ...
 
-    def __call__(self, instance: Any, path: Path, errors: list[ValidationError]) -> None:
-        until_one = self.until_one and noted(errors, instance) is None
-        outcomes = _branch_errors(self.branches, instance, path, errors, until_one=until_one)
+
+def _branch_check(branches: list[Check], judge: Judge, *, until_one: bool = False) -> BranchCheck:
+    """A function, not an object with ``__call__``: calling an object costs Python's recursion limit
+    twice what calling a function does, and a value nested ``max_depth`` deep through a union at each
+    level must fit in it (see ``Limits.max_depth``). ``until_one``: anyOf is settled by its first
+    passing branch; the rest are read only when none passes, or when a schema around collects what
+    each passing branch evaluates."""
+
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
+        first_only = until_one and noted(errors, instance) is None
+        outcomes: list[list[ValidationError]] = []
+        # Each branch's errors on a list of its own (run_branch, written in place: one frame fewer).
+        for branch in branches:
+            spend(errors)
+            found = scratch(errors)
+            try:
+                branch(instance, path, found)
+            except Failed:
+                found = [FAILED]
+            outcomes.append(found)
+            if first_only and not found:
+                break
         if isinstance(errors, Verdict):
             # A yes/no answer needs no words: anyOf fails when none passes, oneOf unless one does.
             passed = sum(not found for found in outcomes)
-            if passed == 0 or (passed > 1 and not self.until_one):
+            if passed == 0 or (passed > 1 and not until_one):
                 raise Failed
             return
-        error = self.judge(path, outcomes, instance)
+        error = judge(path, outcomes, instance)
         if error is not None:
             errors.append(error)
+
+    judged = cast(BranchCheck, check)
+    judged.judge = judge
+    return judged
 
 
 def _any_of(value: Any, site: Site) -> Check:
@@ -334,14 +341,14 @@ def _any_of(value: Any, site: Site) -> Check:
     branches = site.schemas(value, in_place=True)
     tags: list[Tag | None] = []  # the union's tag, read at its first failure
 
-    def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
+    def judge(path: Place, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
         return (
             _no_branch_matched(site, path, outcomes, "at least one", _tag_of(tags, value, site), instance)
             if all(outcomes)
             else None
         )
 
-    return BranchCheck(branches, judge, until_one=True)
+    return _branch_check(branches, judge, until_one=True)
 
 
 def _any_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
@@ -354,7 +361,7 @@ def _one_of(value: Any, site: Site) -> Check:
     branches = site.schemas(value, in_place=True)
     tags: list[Tag | None] = []  # the union's tag, read at its first failure
 
-    def judge(path: Path, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
+    def judge(path: Place, outcomes: list[list[ValidationError]], instance: Any) -> ValidationError | None:
         matched = [index for index, found in enumerate(outcomes) if not found]
         if not matched:
             return _no_branch_matched(
@@ -366,7 +373,7 @@ def _one_of(value: Any, site: Site) -> Check:
         message = f"must match exactly one of the {len(outcomes)} schemas in oneOf, matches {which}"
         return site.failure(path, message, matched=freeze(matched))
 
-    return BranchCheck(branches, judge)
+    return _branch_check(branches, judge)
 
 
 def _one_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
@@ -379,7 +386,7 @@ def _not(value: Any, site: Site) -> Check:
     """The instance does not match the schema."""
     child = site.in_place(value, hands_on=False)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         spend(errors)
         if not run_branch(child, instance, path, errors):
             errors.append(deferred_error(site, path, None))
@@ -405,7 +412,7 @@ def _if(value: Any, site: Site) -> Check:
             branches[keyword] = site.in_place_sibling(keyword)
     then, otherwise = branches.get("then"), branches.get("else")
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         spend(errors)
         held = not run_branch(condition, instance, path, errors)
         branch = then if held else otherwise
@@ -417,10 +424,10 @@ def _if(value: Any, site: Site) -> Check:
             hidden = error.masked()
             errors.append(
                 trusted_error(
-                    error.path, error.schema_path, error.keyword,
+                    place_of(error), error.schema_path, error.keyword,
                     f"{error.message} (as {because} the 'if' schema)",
                     {**error.facts, "if_matched": held},
-                    (hidden.path, f"{hidden.message} (as {because} the 'if' schema)",
+                    (place_of(hidden), f"{hidden.message} (as {because} the 'if' schema)",
                      {**hidden.facts, "if_matched": held}),
                 )
             )  # fmt: skip

@@ -7,9 +7,9 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ValidationError, Words, deferred_error, freeze, trusted_error
+from ..errors import ValidationError, Words, deferred_error, freeze, place_of, trusted_error
 from ..evaluated import Note
-from ..findings import Check, Evaluated, Findings, Path, no_check, noted, run_branch, spend
+from ..findings import Check, Evaluated, Findings, Place, no_check, noted, run_branch, spend
 from ..sites import Reading, Site
 from ..values import ValueKeys, is_integer
 from ..wording import BOUND_WORDS, counted, show
@@ -26,7 +26,7 @@ def size_bound(
     """minItems and friends: the number of items or properties against a limit."""
     limit = site.non_negative_integer(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, kind) and breaks(len(instance), limit):
             errors.append(deferred_error(site, path, len(instance)))
 
@@ -67,7 +67,7 @@ def _unique_items(value: Any, site: Site) -> Check:
     if not value:
         return no_check
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if not isinstance(instance, list):
             return
         spend(errors, len(instance))  # one step for each item compared
@@ -98,11 +98,11 @@ def _prefix_items(value: Any, site: Site) -> Check:
     # Steps for the first n positions: one for each whose schema does not count itself.
     steps = [0, *itertools.accumulate(0 if site.counts_itself(schema) else 1 for schema in value)]
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
             spend(errors, steps[min(len(instance), len(children))])
             for index, (item, child) in enumerate(zip(instance, children, strict=False)):
-                child(item, path + (index,), errors)
+                child(item, (path, index), errors)
 
     return check
 
@@ -129,7 +129,7 @@ def _items_after(start: int, value: Any, site: Site) -> Check:
     """Every item from index ``start`` on matches the schema ``value``."""
     if value is False:
         # One error for the whole array, as jsonschema reports it, rather than one per extra item.
-        def check_none_after(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        def check_none_after(instance: Any, path: Place, errors: list[ValidationError]) -> None:
             if isinstance(instance, list) and len(instance) > start:
                 message, quoted = f"must have at most {counted(start, 'item')}", f", has {len(instance)}"
                 errors.append(site.failure(path, message, quoted=quoted, limit=start, actual=len(instance)))
@@ -138,11 +138,11 @@ def _items_after(start: int, value: Any, site: Site) -> Check:
     child = site.subschema(value)
     per_item = 0 if site.counts_itself(value) else 1
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, list) and len(instance) > start:
             spend(errors, per_item * (len(instance) - start))
             for index in range(start, len(instance)):
-                child(instance[index], path + (index,), errors)
+                child(instance[index], (path, index), errors)
 
     return check
 
@@ -156,13 +156,13 @@ def _contains(value: Any, site: Site) -> Check:
     # In 2020-12 the items it matches count as evaluated, for unevaluatedItems (not in 2019-09).
     notes_matches = site.compiler.annotates and site.compiler.dialect == "2020-12"
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if not isinstance(instance, list):
             return
         spend(errors, len(instance))
         matching = []
         for index, item in enumerate(instance):
-            if not run_branch(child, item, path + (index,), errors):
+            if not run_branch(child, item, (path, index), errors):
                 matching.append(index)
         if notes_matches and (notes := noted(errors, instance)) is not None:
             notes.found.update(matching)
@@ -198,8 +198,8 @@ def _renamed(error: ValidationError, keyword: str) -> ValidationError:
     """The error of ``contains``, named for the sibling ``keyword`` that set the bound it broke."""
     hidden = error.masked()
     return trusted_error(
-        error.path, error.schema_path, keyword, error.message, dict(error.facts),
-        (hidden.path, hidden.message, dict(hidden.facts)),
+        place_of(error), error.schema_path, keyword, error.message, dict(error.facts),
+        (place_of(hidden), hidden.message, dict(hidden.facts)),
     )  # fmt: skip
 
 
@@ -216,11 +216,11 @@ def _legacy_items(value: Any, site: Site) -> Check:
     child = site.subschema(value)
     per_item = 0 if site.counts_itself(value) else 1
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
             spend(errors, per_item * len(instance))
             for index, item in enumerate(instance):
-                child(item, path + (index,), errors)
+                child(item, (path, index), errors)
 
     return check
 

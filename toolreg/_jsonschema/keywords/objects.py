@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import ValidationError, Words, deferred_error, freeze
 from ..evaluated import Note
-from ..findings import Check, Evaluated, Path, spend
+from ..findings import Check, Evaluated, Place, spend
 from ..pointer import InstanceKey
 from ..sites import Reading, Site, pattern_of
 from ..wording import NAMES_SHOWN, extra_words, show_within
@@ -34,7 +34,7 @@ def _required(value: Any, site: Site) -> Check:
     if len(set(value)) != len(value):
         site.refuse("lists a property name twice")
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             for name in value:
                 if name not in instance:
@@ -78,10 +78,10 @@ def _properties(value: Any, site: Site) -> Check:
     children = [(name, site.subschema(schema, name)) for name, schema in value.items()]
     positions = positions_in(children)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             for name, child in present_in(children, positions, instance):
-                child(instance[name], path + (name,), errors)
+                child(instance[name], (path, name), errors)
 
     return check
 
@@ -128,7 +128,7 @@ def _additional_properties(value: Any, site: Site) -> Check:
 
     if value is False:
         # One error listing every extra name, as jsonschema reports it.
-        def check_no_extra(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        def check_no_extra(instance: Any, path: Place, errors: list[ValidationError]) -> None:
             if isinstance(instance, dict):
                 extra = extra_names(instance, errors)
                 if extra:
@@ -137,10 +137,10 @@ def _additional_properties(value: Any, site: Site) -> Check:
         return check_no_extra
     child = site.subschema(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             for name in extra_names(instance, errors):
-                child(instance[name], path + (InstanceKey(name),), errors)
+                child(instance[name], (path, InstanceKey(name)), errors)
 
     return check
 
@@ -203,14 +203,14 @@ def _pattern_properties(value: Any, site: Site) -> Check:
         for source, schema in value.items()
     ]
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             # One step for each pattern tried on each name, spent before they are tried.
             spend(errors, len(children) * len(instance))
             for search, child in children:
                 for name, item in instance.items():
                     if search(name):
-                        child(item, path + (InstanceKey(name),), errors)
+                        child(item, (path, InstanceKey(name)), errors)
 
     return check
 
@@ -231,7 +231,7 @@ def requires(value: dict[str, list[str]], site: Site) -> Check:
     rules = list(value.items())
     positions = positions_in(rules)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             for name, needs in present_in(rules, positions, instance):
                 for needed in needs:

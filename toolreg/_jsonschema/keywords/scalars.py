@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ValidationError, Words, deferred_error, freeze
-from ..findings import Check, Findings, Path, no_check, spend
+from ..findings import Check, Findings, Place, no_check, spend
 from ..formats import FORMAT_SIZES, FORMATS
 from ..regex import SEARCH_STEP, CostlySearch, search_steps, uncounted_length
 from ..sites import Reading, Site, pattern_of
@@ -60,13 +60,13 @@ def _type_check(site: Site, tests: list[Callable[[object], bool]]) -> Check:
     if len(tests) == 1:
         (test,) = tests
 
-        def check_one(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+        def check_one(instance: Any, path: Place, errors: list[ValidationError]) -> None:
             if not test(instance):
                 errors.append(deferred_error(site, path, _kept_kind(instance)))
 
         return check_one
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if not any(test(instance) for test in tests):
             errors.append(deferred_error(site, path, _kept_kind(instance)))
 
@@ -121,7 +121,7 @@ def _enum(value: Any, site: Site) -> Check:
         site.refuse("must be an array of the allowed values")
     keys, largest = _allowed(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, (list, dict)):
             spend(errors)  # one step for each array or object compared
             if not largest or json_key_within(instance, largest) not in keys:
@@ -163,7 +163,7 @@ def _const(value: Any, site: Site) -> Check:
     """The instance equals the value, as JSON compares them."""
     compares_containers = isinstance(value, (list, dict))
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         # json_equal stops where the two first differ: it costs at most the size of the value.
         if compares_containers and isinstance(instance, (list, dict)):
             spend(errors)
@@ -187,7 +187,7 @@ def _multiple_of(value: Any, site: Site) -> Check:
         site.refuse(f"must be a number greater than 0, not {show(value)}")
     divisor = exact_number(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if is_number(instance) and (exact_number(instance) / divisor).denominator != 1:
             errors.append(deferred_error(site, path, None))
 
@@ -203,7 +203,7 @@ def _multiple_of_words(site: Site, kept: None) -> Words:
 
 
 def _number_bound(site: Site, limit: int | float, breaks: Callable[[Any, Any], bool]) -> Check:
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         # Python compares int with float exactly, so 2**64 against 1.8e19 needs no rounding care.
         if is_number(instance) and breaks(instance, limit):
             errors.append(deferred_error(site, path, instance))
@@ -267,7 +267,7 @@ def _exclusive_maximum_accepts(value: Any, instance: Any, schema: dict[str, Any]
 def _length_bound(value: Any, site: Site, breaks: Callable[[int, int], bool]) -> Check:
     limit = site.non_negative_integer(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         # len() counts code points, as JSON Schema does; UTF-16 units would count "😀" twice.
         if isinstance(instance, str) and breaks(len(instance), limit):
             errors.append(deferred_error(site, path, len(instance)))
@@ -297,7 +297,7 @@ def _pattern(value: Any, site: Site) -> Check:
     search, size = pattern.search, pattern.size
     free = (SEARCH_STEP - 1) // size  # the longest text it searches at no cost
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, str):
             if len(instance) > free:
                 spend(errors, search_steps(len(instance), size))  # before the search runs
@@ -329,7 +329,7 @@ def _format(value: Any, site: Site) -> Check:
     size = FORMAT_SIZES[value]
     free = (SEARCH_STEP - 1) // size  # the longest text it tests at no cost
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, str):
             found = valid(instance) if len(instance) <= free else _tested_once(valid, value, instance, errors)
             if not found:

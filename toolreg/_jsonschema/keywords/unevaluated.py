@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ValidationError, Words, deferred_error, freeze
-from ..findings import Check, Evaluated, Path, noted, spend
+from ..findings import Check, Evaluated, Place, noted, spend
 from ..pointer import InstanceKey
 from ..sites import Site
 from ..wording import extra_words
@@ -17,7 +17,7 @@ def _unevaluated_properties(value: Any, site: Site) -> Check:
     schema. Its schema object's check collects those as it goes (see :class:`Evaluated`)."""
     child = None if value is False else site.subschema(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if not isinstance(instance, dict) or not instance:
             return
         notes = noted(errors, instance) or Evaluated(instance)
@@ -26,7 +26,7 @@ def _unevaluated_properties(value: Any, site: Site) -> Check:
             left = [name for name in instance if name not in notes.found]
             if child is not None:
                 for name in left:
-                    child(instance[name], path + (InstanceKey(name),), errors)
+                    child(instance[name], (path, InstanceKey(name)), errors)
             elif left:
                 errors.append(deferred_error(site, path, tuple(left)))
         notes.every = True  # for the schemas around: the rest is evaluated here
@@ -44,7 +44,7 @@ def _unevaluated_items(value: Any, site: Site) -> Check:
     collects those as it goes (see :class:`Evaluated`)."""
     child = None if value is False else site.subschema(value)
 
-    def check(instance: Any, path: Path, errors: list[ValidationError]) -> None:
+    def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if not isinstance(instance, list) or not instance:
             return
         notes = noted(errors, instance) or Evaluated(instance)
@@ -53,7 +53,7 @@ def _unevaluated_items(value: Any, site: Site) -> Check:
             left = [index for index in range(len(instance)) if index not in notes.found]
             if child is not None:
                 for index in left:
-                    child(instance[index], path + (index,), errors)
+                    child(instance[index], (path, index), errors)
             elif left:
                 which = ", ".join(map(str, left))
                 noun = "item" if len(left) == 1 else "items"
