@@ -1,6 +1,7 @@
 """The log readers (toolreg._lifecycle.logs), each form on its own edge cases: what a line holds, read
 into calls, answers and catalogs; what cannot be read, reported with its line."""
 
+import dataclasses
 import io
 import json
 import tracemalloc
@@ -620,3 +621,16 @@ def test_an_array_document_with_a_number_too_long(tmp_path):
     path.write_text("[\n" + "1" * 5000 + "\n]\n")
     (problem,) = [event for event in read_log(path) if isinstance(event, Unreadable)]
     assert "too many digits" in problem.reason
+
+
+def test_events_made_without_their_init_are_the_dataclasses_they_claim():
+    found = events(
+        {"role": "assistant", "tool_calls": [chat_call('{"path": "a"}')]},
+        {"role": "tool", "tool_call_id": "c1", "content": "done"},
+    )
+    for event in found:
+        # replace() builds the same event through the dataclass's own __init__
+        assert dataclasses.replace(event) == event
+        assert set(vars(event)) == {field.name for field in dataclasses.fields(event)}
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            event.line = 2

@@ -875,11 +875,15 @@ def replay(
         Unreadable: state.problem,
         SourceRead: state.source_read,
     }
-    next_report = time.monotonic() + 2.0 if progress is not None else None
-    for count, event in enumerate(read_log(log, form=form)):
+    events = read_log(log, form=form)
+    if progress is None:
+        for event in events:
+            handlers[type(event)](event)
+        return state.report(top)
+    next_report = time.monotonic() + 2.0
+    for count, event in enumerate(events):
         handlers[type(event)](event)
-        if next_report is not None and count % 1024 == 0 and time.monotonic() >= next_report:
-            assert progress is not None
+        if count % 1024 == 0 and time.monotonic() >= next_report:
             progress(state.totals["lines"] + getattr(event, "line", 0), state.totals["calls"])
             next_report = time.monotonic() + 2.0
     return state.report(top)
