@@ -148,6 +148,12 @@ class NotPlainJSON(Exception):
     """Raised by generated code on a value it cannot vouch for; the reference walk takes over."""
 
 
+def long_text() -> bool:
+    """Where the generated code counts no steps: a text whose search would cost more of them than the
+    work bound took a search to (see ``regex.UNCOUNTED_STEPS``); the reference walk answers."""
+    raise NotPlainJSON
+
+
 def plain_json(value: Any, levels: int, findings: Findings | None = None) -> bool:
     """True when ``value`` is JSON made of exact built-in types, finite floats and string keys,
     with containers nested at most ``levels`` deep.
@@ -246,6 +252,7 @@ class _Source:
             "Refusing": Refusing,
             "passes": passes,
             "E": deferred_error,
+            "long_text": long_text,
         }
         self.counter = 0
 
@@ -678,26 +685,32 @@ class _Generator:
         pattern = plan.get("pattern")
         python_search = pattern.python_search() if pattern is not None else None
         size = f"len({value})"
-        lengths = sum(name in plan for name in ("minLength", "maxLength", "pattern"))
-        if lengths + (python_search is not None) > 1:
+        # A name for the length where more than one test reads it: the bounds', and the search's (two
+        # where the code counts; with Python's engine a short text meets one of them).
+        searches = 0 if pattern is None else 1 + self.counts
+        if ("minLength" in plan) + ("maxLength" in plan) + searches > 1:
             size = self.source.fresh("n")
             line(depth, f"{size} = len({value})")
         self.emit_size_bounds(node, value, path, depth, ("minLength", "maxLength"), size)
         if pattern is not None:
             # The search's steps, spent before it runs, as the reference check spends them (a short
             # text costs none); where the code counts nothing, a text that costs more than the work
-            # bound took a search to cost is left to the reference walk.
+            # bound took a search to cost is left to the reference walk (long_text), tested only
+            # past the short texts Python's engine answers.
+            test = f"{self.source.constant(pattern.search)}({value})"
+            longest = uncounted_length(pattern.size)
             if self.counts:
                 line(depth, f"if {size} > {(SEARCH_STEP - 1) // pattern.size}:")
                 self.spend(depth + 1, f"{size} * {pattern.size} // {SEARCH_STEP}")
             else:
-                line(depth, f"if {size} > {uncounted_length(pattern.size)}: raise NotPlainJSON")
-            test = f"{self.source.constant(pattern.search)}({value})"
+                test = f"({test} if {size} <= {longest} else long_text())"
             if python_search is not None:
                 # Python's engine answers short text of the simplest patterns in a third of the
                 # time a call into RE2 takes (see regex.Pattern.hot_search), tested here, in line.
-                short = self.source.constant(python_search)
-                test = f"({short}({value}) is not None if {size} <= {PYTHON_MAX_TEXT} else {test})"
+                short = f"{self.source.constant(python_search)}({value})"
+                if not self.counts and longest < PYTHON_MAX_TEXT:
+                    short = f"({short} if {size} <= {longest} else long_text())"
+                test = f"({short} is not None if {size} <= {PYTHON_MAX_TEXT} else {test})"
             line(depth, f"if not {test}:")
             self.fail(node, "pattern", "None", path, depth + 1)
 
