@@ -190,6 +190,28 @@ def _diff(options: argparse.Namespace) -> _Outcome:
         raise _Refused(str(error)) from None
 
 
+def _guard(options: argparse.Namespace) -> _Outcome:
+    try:
+        from ._guard import GuardOptions, run
+    except ImportError as error:  # the mcp extra is not installed: the message says how to get it
+        raise _Refused(str(error)) from None
+    command = options.upstream[1:] if options.upstream[:1] == ["--"] else options.upstream
+    if not command:
+        raise _Refused("guard needs the upstream server's command after --: toolreg guard -- CMD ARGS...")
+    if options.pin_strict and options.pin is None:
+        raise _Refused("--pin-strict needs --pin FILE")
+    guard = GuardOptions(
+        tuple(command), options.pass_refused, options.repair, options.record, options.pin, options.pin_strict
+    )
+    try:
+        run(guard)
+    except (OSError, ToolregError) as error:  # the command cannot start, a file cannot be written
+        raise _Refused(f"cannot guard {printable(command[0])}: {error}") from None
+    except KeyboardInterrupt:
+        pass
+    return None, VALID
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolreg",
@@ -235,6 +257,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff_command.add_arguments(compare)
     compare.set_defaults(run=_diff)
+    guard = commands.add_parser(
+        "guard", help="serve an MCP server's tools over stdio, every call and result checked (the mcp extra)"
+    )
+    guard.add_argument("--pass-refused", action="store_true", help="list tools toolreg refuses, unchecked")
+    guard.add_argument("--repair", action="store_true", help="repair calls one way only")
+    guard.add_argument("--record", metavar="FILE", help="append the traffic as JSON-RPC")
+    guard.add_argument("--pin", metavar="FILE", help="pin the upstream's tools in FILE; report later changes")
+    guard.add_argument("--pin-strict", action="store_true", help="withhold tools changed for the worse")
+    guard.add_argument("upstream", nargs=argparse.REMAINDER, help="-- CMD ARGS...: the upstream server")
+    guard.set_defaults(run=_guard)
     return parser
 
 

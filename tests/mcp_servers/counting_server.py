@@ -1,0 +1,75 @@
+"""An upstream for ``toolreg guard``'s tests: a server on the SDK alone that checks nothing.
+
+``python -m tests.mcp_servers.counting_server CALLS`` serves over stdio; every call it receives is
+appended to the file CALLS as one JSON line, ``{"name": ..., "arguments": ...}``, exactly as it came,
+so a test counts what reached it. ``echo`` answers with its arguments as structuredContent (whatever
+they are: nothing here checks them against the output schema), ``crash`` ends the process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+_WEATHER = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "minLength": 1},
+        "days": {"type": "integer", "minimum": 1, "maximum": 7},
+        "units": {"enum": ["metric", "imperial"]},
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+_ECHO = {"type": "object", "properties": {"count": {"type": ["integer", "string"]}}}
+TOOLS = [
+    types.Tool(name="weather.forecast", description="A forecast for a city", input_schema=_WEATHER),
+    types.Tool(
+        name="echo",
+        description="Give the arguments back",
+        input_schema=_ECHO,
+        output_schema={"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
+    ),
+    types.Tool(name="crash", description="End the server", input_schema={"type": "object"}),
+    # A malformed schema: "strin" is no JSON Schema type. toolreg refuses the tool.
+    types.Tool(
+        name="broken",
+        description="A tool whose schema cannot be checked",
+        input_schema={"type": "object", "properties": {"x": {"type": "strin"}}},
+    ),
+]
+
+
+def build(calls: Path) -> Server[Any]:
+    async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=TOOLS)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        with calls.open("a", encoding="utf-8") as log:
+            log.write(json.dumps({"name": params.name, "arguments": params.arguments}) + "\n")
+        if params.name == "crash":
+            os._exit(3)
+        text = types.TextContent(text=json.dumps(params.arguments))
+        if params.name == "echo":
+            return types.CallToolResult(content=[text], structured_content=params.arguments or {})
+        return types.CallToolResult(content=[text])
+
+    return Server("counting", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def main(calls: Path) -> None:
+    server = build(calls)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main, Path(sys.argv[1]))

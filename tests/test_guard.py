@@ -1,0 +1,182 @@
+"""``toolreg guard`` in front of an upstream that checks nothing (tests/mcp_servers/counting_server.py),
+driven by the SDK's own clients on both protocol versions: one guard process per version, shared by the
+module's tests (marked slow: they start processes), and the pin's comparison in process."""
+
+import json
+import sys
+import types as namespaces
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'pytoolreg[mcp]'")
+
+from mcp import StdioServerParameters
+
+import toolreg
+from tests.mcp_servers.clients import LEGACY, MODERN, ROOT, modern_peer, remote, stdio_legacy_peer
+from tests.mcp_servers.counting_server import TOOLS
+from toolreg._cli import main
+from toolreg._guard import WITHHELD_META, GuardOptions, _GuardServer
+
+VERSIONS = [LEGACY, MODERN]
+
+
+@pytest.fixture(scope="module", params=VERSIONS)
+def guarded(request, tmp_path_factory):
+    """A client of ``toolreg guard --repair --record --pin`` on one protocol version, and its folder:
+    ``calls.jsonl`` (what reached the upstream), ``record.jsonl`` and ``pin.json``."""
+    folder = tmp_path_factory.mktemp("guard")
+    upstream = [sys.executable, "-m", "tests.mcp_servers.counting_server", str(folder / "calls.jsonl")]
+    options = ["--repair", "--record", str(folder / "record.jsonl"), "--pin", str(folder / "pin.json")]
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "toolreg", "guard", *options, "--", *upstream], cwd=ROOT
+    )
+    connect = stdio_legacy_peer if request.param == LEGACY else modern_peer
+    with remote(connect, params) as connected:
+        connected.folder = folder
+        yield connected
+
+
+def reached(guarded):
+    """The calls that reached the upstream, as it received them."""
+    path = guarded.folder / "calls.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def texts(result):
+    return [block.text for block in result.content]
+
+
+@pytest.mark.slow
+def test_the_listing_withholds_the_malformed_tool_and_says_why(guarded):
+    listing = guarded.portal.call(guarded.peer.client.list_tools)
+    assert [tool.name for tool in listing.tools] == ["weather.forecast", "echo", "crash"]
+    assert [tool.input_schema for tool in listing.tools] == [tool.input_schema for tool in TOOLS[:3]]
+    [withheld] = listing.meta[WITHHELD_META]
+    assert withheld["name"] == "broken"
+    assert "unknown type" in withheld["reason"] and "/properties/x/type" in withheld["reason"]
+    # The pin holds every tool the upstream listed, the withheld one too.
+    pinned = json.loads((guarded.folder / "pin.json").read_text())
+    assert [tool["name"] for tool in pinned["tools"]] == [tool.name for tool in TOOLS]
+
+
+INVALID = [
+    ({"days": 3}, 'the arguments: missing required property "city"'),
+    ({"city": ""}, "at /city"),
+    ({"city": "Oslo", "days": 0}, "at /days"),
+    ({"city": "Oslo", "days": 2.5}, "at /days"),
+    ({"city": "Oslo", "units": "kelvin"}, "at /units"),
+    ({"city": "Oslo", "country": "NO"}, "country"),
+]
+
+
+@pytest.mark.slow
+def test_no_invalid_call_reaches_the_upstream_and_every_valid_one_reaches_it_unchanged(guarded):
+    before = len(reached(guarded))
+    for arguments, pointer in INVALID:
+        result = guarded.call("weather.forecast", arguments)
+        assert result.is_error and result.structured_content is None
+        [text] = texts(result)
+        assert text.startswith("The arguments for weather.forecast") and pointer in text, text
+    assert len(reached(guarded)) == before  # not one of them was sent
+    valid = [{"city": "Oslo"}, {"city": "Lima", "days": 7, "units": "metric"}]
+    for arguments in valid:
+        assert not guarded.call("weather.forecast", arguments).is_error
+    assert reached(guarded)[before:] == [{"name": "weather.forecast", "arguments": a} for a in valid]
+
+
+@pytest.mark.slow
+def test_a_tool_toolreg_refuses_is_never_called(guarded):
+    before = len(reached(guarded))
+    result = guarded.call("broken", {"x": "y"})
+    assert result.is_error
+    assert texts(result) == [
+        "The tool broken was not called: toolreg refuses its schema: 'type' names an unknown type "
+        '"strin"; the types are null, boolean, integer, number, string, array, object at /properties/x/type.'
+    ]
+    assert len(reached(guarded)) == before
+
+
+@pytest.mark.slow
+def test_a_repaired_call_is_sent_repaired_and_the_model_is_told(guarded):
+    result = guarded.call("weather.forecast", {"city": "Oslo", "days": "3"})
+    assert not result.is_error
+    assert reached(guarded)[-1] == {"name": "weather.forecast", "arguments": {"city": "Oslo", "days": 3}}
+    assert texts(result)[0] == '{"city": "Oslo", "days": 3}'  # the upstream's answer, then the note
+    assert "/days" in texts(result)[1] and "3" in texts(result)[1]
+
+
+@pytest.mark.slow
+def test_a_result_that_breaks_the_output_schema_is_an_error_saying_where(guarded):
+    good = guarded.call("echo", {"count": 2})
+    assert not good.is_error and good.structured_content == {"count": 2}
+    bad = guarded.call("echo", {"count": "two"})
+    assert reached(guarded)[-1] == {"name": "echo", "arguments": {"count": "two"}}  # valid input: sent
+    assert bad.is_error and bad.structured_content is None
+    [text] = texts(bad)
+    assert "/count" in text and "expected integer, got string" in text, text
+
+
+@pytest.mark.slow
+def test_the_record_is_a_transcript_replay_reads(guarded):
+    guarded.call("weather.forecast", {"city": "Oslo", "days": 0})
+    guarded.call("weather.forecast", {"city": "Oslo", "days": 1})
+    record = guarded.folder / "record.jsonl"
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    report = toolreg.replay(record)
+    assert report.calls == sum(line.get("method") == "tools/call" for line in lines)
+    assert report.invalid >= 1 and report.valid >= 1 and report.malformed == 0
+    # A call to the tool the guard withheld is to a name the recorded listing does not hold.
+    assert report.unknown_tools == sum(line.get("params", {}).get("name") == "broken" for line in lines)
+
+
+@pytest.mark.slow
+def test_the_upstreams_end_is_an_error_result(guarded):
+    # Last of the module for each version: the upstream is gone after it.
+    result = guarded.call("crash", {})
+    assert result.is_error
+    [text] = texts(result)
+    assert text.startswith("The upstream server failed to answer the call to crash")
+    again = guarded.call("weather.forecast", {"city": "Oslo"})
+    assert again.is_error and texts(again)[0].startswith("The upstream server failed")
+
+
+# -- in process ---------------------------------------------------------------------------------------
+
+
+def pin_check(tmp_path, new_tools, strict):
+    """What a guard pinned to TOOLS says and withholds when the upstream lists ``new_tools``."""
+    pin = tmp_path / "pin.json"
+    pin.write_text(json.dumps({"tools": [t.model_dump(by_alias=True, exclude_none=True) for t in TOOLS]}))
+    session = namespaces.SimpleNamespace(registry=toolreg.ToolRegistry(), report=None)
+    options = GuardOptions(("upstream",), pin=str(pin), pin_strict=strict)
+    guard = _GuardServer(session, options, None)
+    guard._refused = {"broken"}
+    return guard._check_pin(new_tools)
+
+
+def changed(tool, **schema):
+    return tool.model_copy(update={"input_schema": {**tool.input_schema, **schema}})
+
+
+def test_a_pinned_tool_that_narrows_is_reported_and_withheld_when_strict(tmp_path, capsys):
+    narrowed = changed(TOOLS[0], required=["city", "days"])  # a call without days now fails
+    widened = changed(TOOLS[1], properties={"count": {}})  # any value
+    described = TOOLS[2].model_copy(update={"description": "End it all"})
+    new = [narrowed, widened, described, TOOLS[3]]
+    assert pin_check(tmp_path, new, strict=False) == {}
+    said = capsys.readouterr().err.splitlines()
+    assert said == [
+        "toolreg guard: weather.forecast changed since pin.json: breaking",
+        "toolreg guard: echo changed since pin.json: widening",
+        "toolreg guard: crash changed since pin.json: text-only",
+    ]
+    withheld = pin_check(tmp_path, new, strict=True)
+    assert list(withheld) == ["weather.forecast"]
+
+
+def test_the_command_needs_an_upstream(capsys):
+    assert main(["guard", "--"]) == 2
+    assert "needs the upstream server's command" in capsys.readouterr().err
+    assert main(["guard", "--pin-strict", "--", "x"]) == 2
+    assert "--pin-strict needs --pin" in capsys.readouterr().err

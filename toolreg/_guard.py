@@ -1,0 +1,243 @@
+"""``toolreg guard -- CMD ARGS...``: an MCP server in front of another, which checks what passes.
+
+The upstream server runs as a child process over stdio; the guard speaks to it as a
+:class:`~toolreg.mcp.GuardedSession` (protocol 2025-11-25), and to its own client on stdio in either
+protocol era (the SDK's ``Server.run`` takes whichever the client opens with). Every tool the upstream
+lists is imported into a registry, its schemas checked; every call is validated before it is sent and
+every structured result after. Only the CLI imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import anyio
+import anyio.to_thread
+import mcp_types
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.server.context import ServerRequestContext
+
+from . import ToolDiff, diff
+from ._repair import repair_note
+from .mcp import GuardedSession, _one_line, _refusal_reason, _RegistryServer, _serve_stdio
+
+__all__ = ["GuardOptions", "run"]
+
+logger = logging.getLogger("toolreg.guard")
+
+# Where a listing says which tools the guard withheld, and why.
+WITHHELD_META = "toolreg/withheld"
+
+
+@dataclass(frozen=True)
+class GuardOptions:
+    """What ``toolreg guard`` was asked to do (see its ``--help``)."""
+
+    command: tuple[str, ...]
+    pass_refused: bool = False
+    repair: bool = False
+    record: str | None = None
+    pin: str | None = None
+    pin_strict: bool = False
+
+
+def run(options: GuardOptions) -> None:
+    """Run the guard until its client leaves (stdin ends); the upstream is ended with it."""
+    anyio.run(_guard, options)
+
+
+async def _guard(options: GuardOptions) -> None:
+    program, *arguments = options.command
+    upstream = StdioServerParameters(command=program, args=arguments, env=dict(os.environ))
+    record = None if options.record is None else open(options.record, "a", encoding="utf-8")  # noqa: SIM115
+    try:
+        async with (
+            stdio_client(upstream, errlog=sys.stderr) as (read, write),
+            _Upstream(read, write) as session,
+        ):
+            await session.initialize()
+            guard = _GuardServer(session, options, record)
+            await guard.relist()
+            await _serve_stdio(guard)
+    finally:
+        if record is not None:
+            record.close()
+
+
+class _Upstream(GuardedSession):
+    """A GuardedSession that keeps the upstream's last listing as it was sent."""
+
+    listed: tuple[mcp_types.Tool, ...] = ()
+
+    async def _list_pages(self, pages: list[list[mcp_types.Tool]], most_pages: int, most_tools: int) -> None:
+        await super()._list_pages(pages, most_pages, most_tools)
+        self.listed = tuple(tool for page in pages for tool in page)
+
+
+class _GuardServer(_RegistryServer):
+    """The guard's own server: the upstream's tools, checked, as a low-level SDK Server.
+
+    Its registry is the upstream session's, so a re-listing that imports changed tools is announced
+    to the client by the registry server's own announcers, in either era."""
+
+    def __init__(self, session: _Upstream, options: GuardOptions, record: IO[str] | None) -> None:
+        super().__init__(session.registry, name="toolreg-guard", version="", instructions=None, page_size=1)
+        self._session = session
+        self._options = options
+        self._record = record
+        self._tools: list[mcp_types.Tool] = []
+        self._withheld: dict[str, str] = {}  # the upstream's names the guard will not list nor call
+        self._refused: set[str] = set()  # the upstream's names toolreg refused (passed with --pass-refused)
+        self._upstream_gone = False
+
+    async def relist(self) -> None:
+        """List the upstream's tools again, check them, and decide what the client sees."""
+        report = await self._session.refresh()
+        refused = {refusal.name: _refusal_reason(refusal) for refusal in report.refused}
+        listed = self._session.listed
+        withheld: dict[str, str] = {}
+        for name, reason in refused.items():
+            if not self._options.pass_refused:
+                withheld[name] = f"toolreg refuses its schema: {reason}"
+        if self._options.pin is not None:
+            withheld.update(await anyio.to_thread.run_sync(self._check_pin, listed))
+        for name, reason in withheld.items():
+            if name not in self._withheld:
+                print(f"toolreg guard: withholding {_one_line(name[:200])}: {reason}", file=sys.stderr)
+        self._withheld = withheld
+        self._refused = set(refused)
+        self._tools = [tool for tool in listed if tool.name not in withheld]
+
+    def _check_pin(self, listed: Sequence[mcp_types.Tool]) -> dict[str, str]:
+        """Compare the listing with the pinned one (pinning it when there is none yet); say each change
+        on stderr, and with --pin-strict return the tools to withhold for a breaking or unknown one."""
+        assert self._options.pin is not None
+        current = [_wire(tool) for tool in listed]
+        pin = Path(self._options.pin)
+        if not pin.exists():
+            pin.write_text(
+                json.dumps({"tools": current}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+            )
+            print(f"toolreg guard: pinned {len(current)} tools in {pin}", file=sys.stderr)
+            return {}
+        pinned = json.loads(pin.read_text(encoding="utf-8"))
+        refused = self._refused | {
+            refusal.name for refusal in (self._session.report.refused if self._session.report else ())
+        }
+        old = [tool for tool in pinned.get("tools", []) if tool.get("name") not in refused]
+        new = [tool for tool in current if tool["name"] not in refused]
+        withheld: dict[str, str] = {}
+        for tool in diff(old, new).tools:
+            direction = _direction(tool)
+            if direction is None:
+                continue
+            said = f"{_one_line(tool.name[:200])} {tool.status} since {pin.name}: {direction}"
+            print(f"toolreg guard: {said}", file=sys.stderr)
+            if self._options.pin_strict and tool.verdict != "compatible" and tool.status != "removed":
+                withheld[tool.name] = f"it changed since it was pinned ({direction}; --pin-strict)"
+        return withheld
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any, Any], params: mcp_types.PaginatedRequestParams | None
+    ) -> mcp_types.ListToolsResult:
+        if self._session._stale:  # the upstream said its tools changed
+            await self.relist()
+        withheld = [{"name": name, "reason": reason} for name, reason in self._withheld.items()]
+        result = mcp_types.ListToolsResult(
+            tools=self._tools, _meta={WITHHELD_META: withheld} if withheld else None
+        )
+        self._write(
+            ctx,
+            "tools/list",
+            {} if params is None else params.model_dump(by_alias=True, exclude_none=True),
+            result,
+        )
+        return result
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
+        result = await self._answer(ctx, params)
+        self._write(
+            ctx, "tools/call", params.model_dump(by_alias=True, mode="json", exclude_none=True), result
+        )
+        return result
+
+    async def _answer(
+        self, ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
+    ) -> mcp_types.CallToolResult:
+        name, arguments = params.name, params.arguments
+        if self._session._stale:
+            await self.relist()
+        if name in self._withheld:
+            return _error(f"The tool {_one_line(name[:200])} was not called: {self._withheld[name]}.")
+        note = ""
+        local = self._session._imported.get(name)
+        if self._options.repair and local is not None and local in self.registry:
+            repaired, repairs = self.registry.repair(local, {} if arguments is None else arguments)
+            if repairs:
+                arguments, note = repaired, repair_note(repairs)
+        progress = None
+        if ctx.meta is not None and ctx.meta.get("progressToken") is not None:
+            progress = ctx.session.report_progress
+        try:
+            if name in self._refused:  # passed with --pass-refused: sent unchecked
+                result = await ClientSession.call_tool(
+                    self._session, name, arguments, progress_callback=progress
+                )
+            else:
+                result = await self._session.call_tool(name, arguments, progress_callback=progress)
+        except Exception as error:  # the upstream ended, or answered with a JSON-RPC error
+            said = _one_line(str(error)[:500])
+            print(
+                f"toolreg guard: tools/call {_one_line(name[:200])} failed upstream: {said}", file=sys.stderr
+            )
+            return _error(f"The upstream server failed to answer the call to {_one_line(name[:200])}: {said}")
+        if result.is_error and result.structured_content is not None:
+            # Errors travel as text: a client holds structuredContent to the output schema.
+            result = mcp_types.CallToolResult(content=result.content, is_error=True, _meta=result.meta)
+        if note and not result.is_error:
+            result.content.append(mcp_types.TextContent(text=note))
+        return result
+
+    def _write(self, ctx: ServerRequestContext[Any, Any], method: str, params: Any, result: Any) -> None:
+        """With --record: the request and its result, as JSON-RPC lines ``toolreg replay`` reads."""
+        if self._record is None:
+            return
+        identifier = ctx.request_id if ctx.request_id is not None else 0
+        request = {"jsonrpc": "2.0", "id": identifier, "method": method, "params": params}
+        answer = {"jsonrpc": "2.0", "id": identifier, "result": _wire(result)}
+        self._record.write(json.dumps(request, ensure_ascii=False) + "\n")
+        self._record.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        self._record.flush()
+
+
+def _direction(tool: ToolDiff) -> str | None:
+    """How a tool changed, in ``toolreg diff``'s words, or None when it did not."""
+    if tool.status == "unchanged":
+        return None
+    if tool.status in ("added", "removed", "renamed"):
+        return tool.verdict if tool.status != "added" else "added"
+    schemas = [schema for schema in (tool.input, tool.output) if schema is not None and schema.changed]
+    if tool.verdict != "compatible":
+        return tool.verdict
+    if any(schema.widens for schema in schemas):
+        return "widening"
+    if schemas:
+        return "compatible"
+    return "text-only"
+
+
+def _wire(model: Any) -> Any:
+    return model.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def _error(text: str) -> mcp_types.CallToolResult:
+    return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=text)], is_error=True)
