@@ -6,6 +6,7 @@ import json
 import sys
 import types as namespaces
 
+import coverage
 import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'pytoolreg[mcp]'")
@@ -28,8 +29,12 @@ def guarded(request, tmp_path_factory):
     folder = tmp_path_factory.mktemp("guard")
     upstream = [sys.executable, "-m", "tests.mcp_servers.counting_server", str(folder / "calls.jsonl")]
     options = ["--repair", "--record", str(folder / "record.jsonl"), "--pin", str(folder / "pin.json")]
+    # Under coverage (make test), the guard's own lines are measured in its process too.
+    measured = ["-m", "coverage", "run", "--parallel-mode"] if coverage.Coverage.current() else []
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "toolreg", "guard", *options, "--", *upstream], cwd=ROOT
+        command=sys.executable,
+        args=[*measured, "-m", "toolreg", "guard", *options, "--", *upstream],
+        cwd=ROOT,
     )
     connect = stdio_legacy_peer if request.param == LEGACY else modern_peer
     with remote(connect, params) as connected:
@@ -50,8 +55,9 @@ def texts(result):
 @pytest.mark.slow
 def test_the_listing_withholds_the_malformed_tool_and_says_why(guarded):
     listing = guarded.portal.call(guarded.peer.client.list_tools)
-    assert [tool.name for tool in listing.tools] == ["weather.forecast", "echo", "crash"]
-    assert [tool.input_schema for tool in listing.tools] == [tool.input_schema for tool in TOOLS[:3]]
+    checked = [tool for tool in TOOLS if tool.name != "broken"]
+    assert [tool.name for tool in listing.tools] == [tool.name for tool in checked]
+    assert [tool.input_schema for tool in listing.tools] == [tool.input_schema for tool in checked]
     [withheld] = listing.meta[WITHHELD_META]
     assert withheld["name"] == "broken"
     assert "unknown type" in withheld["reason"] and "/properties/x/type" in withheld["reason"]
@@ -115,6 +121,10 @@ def test_a_result_that_breaks_the_output_schema_is_an_error_saying_where(guarded
     assert bad.is_error and bad.structured_content is None
     [text] = texts(bad)
     assert "/count" in text and "expected integer, got string" in text, text
+    # An error result comes through as the upstream said it, without its structuredContent.
+    failed = guarded.call("echo", {"count": 1, "fail": True})
+    assert failed.is_error and failed.structured_content is None
+    assert texts(failed) == ['{"count": 1, "fail": true}']
 
 
 @pytest.mark.slow
@@ -128,6 +138,18 @@ def test_the_record_is_a_transcript_replay_reads(guarded):
     assert report.invalid >= 1 and report.valid >= 1 and report.malformed == 0
     # A call to the tool the guard withheld is to a name the recorded listing does not hold.
     assert report.unknown_tools == sum(line.get("params", {}).get("name") == "broken" for line in lines)
+
+
+@pytest.mark.slow
+def test_a_change_upstream_is_announced_and_listed_again_checked(guarded):
+    heard = guarded.changes
+    assert not guarded.call("grow", {}).is_error
+    guarded.wait_for_change(heard)
+    names = [tool.name for page in guarded.list_pages() for tool in page]
+    assert names == [tool.name for tool in TOOLS if tool.name != "broken"] + [f"extra{len(TOOLS)}"]
+    before = len(reached(guarded))
+    assert guarded.call(names[-1], {"any": 1}).is_error is False  # checked against its schema, then sent
+    assert len(reached(guarded)) == before + 1
 
 
 @pytest.mark.slow
@@ -163,13 +185,15 @@ def test_a_pinned_tool_that_narrows_is_reported_and_withheld_when_strict(tmp_pat
     narrowed = changed(TOOLS[0], required=["city", "days"])  # a call without days now fails
     widened = changed(TOOLS[1], properties={"count": {}})  # any value
     described = TOOLS[2].model_copy(update={"description": "End it all"})
-    new = [narrowed, widened, described, TOOLS[3]]
+    titled = changed(TOOLS[3], title="Grow")  # the schema changed, no call it takes or refuses did
+    new = [narrowed, widened, described, titled, *TOOLS[4:]]
     assert pin_check(tmp_path, new, strict=False) == {}
     said = capsys.readouterr().err.splitlines()
     assert said == [
         "toolreg guard: weather.forecast changed since pin.json: breaking",
         "toolreg guard: echo changed since pin.json: widening",
         "toolreg guard: crash changed since pin.json: text-only",
+        "toolreg guard: grow changed since pin.json: compatible",
     ]
     withheld = pin_check(tmp_path, new, strict=True)
     assert list(withheld) == ["weather.forecast"]

@@ -58,12 +58,23 @@ async def _guard(options: GuardOptions) -> None:
     upstream = StdioServerParameters(command=program, args=arguments, env=dict(os.environ))
     record = None if options.record is None else open(options.record, "a", encoding="utf-8")  # noqa: SIM115
     try:
+        guards: list[_GuardServer] = []
+
+        async def heard(message: Any) -> None:
+            # The SDK runs this apart from its reader, so listing again here blocks nothing.
+            if isinstance(message, mcp_types.ToolListChangedNotification) and guards:
+                try:
+                    await guards[0].relist()  # a change is announced to the client from the registry
+                except Exception as error:  # a listing past its bounds, the upstream gone
+                    print(f"toolreg guard: cannot list the tools again: {_said(error)}", file=sys.stderr)
+
         async with (
             stdio_client(upstream, errlog=sys.stderr) as (read, write),
-            _Upstream(read, write) as session,
+            _Upstream(read, write, message_handler=heard) as session,
         ):
             await session.initialize()
             guard = _GuardServer(session, options, record)
+            guards.append(guard)
             await guard.relist()
             await _serve_stdio(guard)
     finally:
@@ -195,7 +206,7 @@ class _GuardServer(_RegistryServer):
             else:
                 result = await self._session.call_tool(name, arguments, progress_callback=progress)
         except Exception as error:  # the upstream ended, or answered with a JSON-RPC error
-            said = _one_line(str(error)[:500])
+            said = _said(error)
             print(
                 f"toolreg guard: tools/call {_one_line(name[:200])} failed upstream: {said}", file=sys.stderr
             )
@@ -233,6 +244,10 @@ def _direction(tool: ToolDiff) -> str | None:
     if schemas:
         return "compatible"
     return "text-only"
+
+
+def _said(error: Exception) -> str:
+    return _one_line(str(error)[:500]) or type(error).__name__
 
 
 def _wire(model: Any) -> Any:

@@ -3,7 +3,9 @@
 ``python -m tests.mcp_servers.counting_server CALLS`` serves over stdio; every call it receives is
 appended to the file CALLS as one JSON line, ``{"name": ..., "arguments": ...}``, exactly as it came,
 so a test counts what reached it. ``echo`` answers with its arguments as structuredContent (whatever
-they are: nothing here checks them against the output schema), ``crash`` ends the process.
+they are: nothing here checks them against the output schema; an error when they hold ``fail``),
+``grow`` lists one more tool and says so with ``notifications/tools/list_changed``, ``crash`` ends
+the process.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 
 _WEATHER = {
@@ -39,6 +41,7 @@ TOOLS = [
         output_schema={"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
     ),
     types.Tool(name="crash", description="End the server", input_schema={"type": "object"}),
+    types.Tool(name="grow", description="List one more tool", input_schema={"type": "object"}),
     # A malformed schema: "strin" is no JSON Schema type. toolreg refuses the tool.
     types.Tool(
         name="broken",
@@ -57,9 +60,15 @@ def build(calls: Path) -> Server[Any]:
             log.write(json.dumps({"name": params.name, "arguments": params.arguments}) + "\n")
         if params.name == "crash":
             os._exit(3)
+        if params.name == "grow":  # one more tool, announced
+            TOOLS.append(types.Tool(name=f"extra{len(TOOLS)}", input_schema={"type": "object"}))
+            await ctx.session.send_tool_list_changed()
         text = types.TextContent(text=json.dumps(params.arguments))
         if params.name == "echo":
-            return types.CallToolResult(content=[text], structured_content=params.arguments or {})
+            failed = bool((params.arguments or {}).get("fail"))  # an error that still sends data
+            return types.CallToolResult(
+                content=[text], structured_content=params.arguments or {}, is_error=failed
+            )
         return types.CallToolResult(content=[text])
 
     return Server("counting", on_list_tools=list_tools, on_call_tool=call_tool)
@@ -68,7 +77,8 @@ def build(calls: Path) -> Server[Any]:
 async def main(calls: Path) -> None:
     server = build(calls)
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+        await server.run(read, write, options)
 
 
 if __name__ == "__main__":
