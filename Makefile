@@ -54,6 +54,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.roundtrip | tee bench/roundtrip.md
 	$(BIN)/python -m bench.replay | tee bench/replay.md
 	$(BIN)/python -m bench.repair | tee bench/repair.md
+	$(BIN)/python -m bench.guard | tee bench/guard.md
 
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py tests/test_hostile.py tests/test_promises.py tests/test_regex.py
