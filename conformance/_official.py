@@ -109,6 +109,15 @@ EXCEPTIONS: dict[str, Departure] = {
         for folder in DIALECT_FOLDERS
     },
     **{f"{folder}/optional/format/idn-hostname.json": Departure(_IDNA) for folder in DIALECT_FOLDERS},
+    **{
+        f"{folder}/optional/format/unknown.json": Departure(
+            "the specification makes a format it does not define an annotation; with format assertion "
+            "on, toolreg refuses one it does not know, naming the nearest, so that a misspelt format "
+            "(date_time) is never silently an annotation",
+            refused=True,
+        )
+        for folder in DIALECT_FOLDERS
+    },
 }
 
 

@@ -52,10 +52,14 @@ def test_format_is_an_annotation_by_default(name):
     assert toolreg.validate({"format": name}, bad) == []
 
 
-def test_only_strings_are_judged_and_unknown_formats_stay_annotations():
+def test_only_strings_are_judged_and_unknown_formats_are_refused_when_asserted():
     validator = toolreg.compile({"format": "email"}, assert_formats=True)
     assert all(validator.is_valid(value) for value in (12, 1.5, None, True, [], {}))
-    assert toolreg.compile({"format": "not-a-format"}, assert_formats=True).is_valid("anything")
+    # A misspelt format would be silently an annotation: asserting, only the ones toolreg knows go.
+    with pytest.raises(toolreg.SchemaError, match="names no format toolreg knows"):
+        toolreg.compile({"format": "not-a-format"}, assert_formats=True)
+    assert toolreg.compile({"format": "not-a-format"}).is_valid("anything")
+    assert toolreg.compile({"format": "idn-hostname"}, assert_formats=True).is_valid("-")
 
 
 def test_the_fast_path_and_the_reference_walk_agree_when_asserting():

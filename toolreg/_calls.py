@@ -25,9 +25,10 @@ from ._errors import (
     UnknownToolError,
 )
 from ._feedback import format_errors, handler_failure, printable
+from ._integers import integral_as_int
 from ._jsonschema.errors import OK, Result, ValidationError
 from ._jsonschema.pointer import Place, place_pointer
-from ._jsonschema.validator import Validator
+from ._jsonschema.validator import Validator, checked_schema
 from ._registry import Registry, ToolRecord
 from ._repair import Repair, repair_arguments, repair_note
 
@@ -471,8 +472,14 @@ class Caller:
             judge = functools.partial(self.registry.validate, name)  # which asks for an object too
             repaired, repairs = repair_arguments(self.registry.get(name).validator, args, validate=judge)
             if repairs:
-                return repaired, OK, repairs
-        return args, errors, ()
+                return self._as_handed(name, repaired), OK, repairs
+        return (args if errors else self._as_handed(name, args)), errors, ()
+
+    def _as_handed(self, name: str, args: Any) -> Any:
+        """Valid arguments as the handler gets them: an integral number where the schema says integer
+        as an ``int`` (a new object; ``args`` is unchanged). Within the validation's work: it reads a
+        part of what the validation read."""
+        return integral_as_int(checked_schema(self.registry.get(name).validator), args)
 
     def _tries(self, record: ToolRecord, args: Any, shown: Naming, with_traceback: bool) -> _Tries:
         """The tries of a call whose arguments fit its tool's schema."""

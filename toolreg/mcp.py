@@ -28,12 +28,15 @@ try:
     from pydantic import ValidationError as ModelError
 except ImportError as missing:
     raise ImportError(
-        f"toolreg.mcp needs the MCP SDK ({missing}): pip install 'pytoolreg[mcp]'", name=missing.name
+        f"toolreg.mcp needs the MCP SDK ({missing}): pip install 'pytoolreg[mcp]' "
+        "(from a checkout: pip install '.[mcp]')",
+        name=missing.name,
     ) from missing
 
 # toolreg's public API only, as any user of it would: the modules behind it may move.
 from . import (
     CallResult,
+    FormattedErrors,
     ImportReport,
     InvalidCallError,
     ToolRecord,
@@ -422,9 +425,11 @@ def _listed_output_schema(schema: Any, version: str) -> bool:
 
 def _call_tool_result(result: CallResult, *, structured: bool) -> mcp_types.CallToolResult:
     if not result.ok:
-        # The errors travel as text: a client checks structuredContent against the tool's output
+        # The errors travel as text, and as data under _meta, in the one shape answer(provider="mcp")
+        # gives too; never as structuredContent: a client checks that against the tool's output
         # schema even on an error (the TypeScript SDK does), and no error would fit it.
-        return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=result.message)], is_error=True)
+        failed = FormattedErrors(result.message, format_errors(result.errors).items)
+        return mcp_types.CallToolResult.model_validate(failed.as_mcp_result())
     content: list[mcp_types.ContentBlock] = [mcp_types.TextContent(text=result.text)]
     if structured:
         return mcp_types.CallToolResult(content=content, structured_content=result.output)

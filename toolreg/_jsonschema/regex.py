@@ -23,6 +23,7 @@ from typing import Any
 import re2
 import regress
 
+from .emoji_properties import EMOJI_PROPERTIES
 from .regex_syntax import (
     MAX_CODE_POINT,
     Assertion,
@@ -36,6 +37,7 @@ from .regex_syntax import (
     Property,
     RegexSyntaxError,
     Repeat,
+    complement,
     parse,
 )
 
@@ -201,38 +203,67 @@ class Patterns:
         self.spent = 0
         self._found: dict[str, tuple[Pattern, str | None] | str] = {}
 
-    def guarded(self, source: str) -> tuple[Pattern, str | None]:
+    def guarded(self, source: str, room: int | None = None) -> tuple[Pattern, str | None]:
         """The compiled pattern and, if only a backtracking engine can run it, what needs one (None
-        when RE2 runs it); RegexSyntaxError or UnsupportedPattern. (Two threads may both compile a
-        new pattern, each spending; equal results, one kept.)"""
+        when RE2 runs it); RegexSyntaxError or UnsupportedPattern. A new pattern is built within
+        ``room`` instructions too, what its schema has left of :data:`MAX_PROGRAM`: a pattern past
+        that is refused for that schema alone. (Two threads may both compile a new pattern, each
+        spending; equal results, one kept.)"""
         found = self._found.get(source)
         if found is None:
-            found = self._found[source] = self._compiled(source)
+            found = self._compiled(source, room)
         if type(found) is str:
             raise UnsupportedPattern(found)
         return found  # type: ignore[return-value]
 
-    def _compiled(self, source: str) -> tuple[Pattern, str | None] | str:
-        """The pattern compiled within the allowance, or why it is refused; RegexSyntaxError (not
-        kept: reading a pattern costs time in its length only)."""
+    def _compiled(self, source: str, room: int | None) -> tuple[Pattern, str | None] | str:
+        """The pattern compiled within the allowance, or why it is refused, each kept but a refusal
+        for one schema's room; RegexSyntaxError (not kept: reading a pattern costs time in its
+        length only)."""
         before = self.spent
-        if before >= self.allowance:
-            return (
+        left = self.allowance - before
+        if left <= 0:
+            refused = (
                 f"the patterns compiled before it spent the {self.allowance} instructions of RE2 "
-                "programs that the patterns of one schema, or of every schema in one registry, may cost "
+                "programs that the patterns of one registry (or of one schema compiled alone) may cost "
                 "together (Limits.max_pattern_program); raise it, or write fewer or smaller patterns"
             )
-        room = self.allowance - before
+        elif room is not None and room <= left:
+            try:
+                found = self._within(source, room)
+            except _PastRoom:
+                self.spent += room  # what it built first
+                return (
+                    "with the patterns before it, RE2's programs for this schema would hold more than "
+                    f"the {MAX_PROGRAM} instructions one schema may; write fewer or smaller patterns"
+                )
+            self._found[source] = found
+            return found
+        else:
+            try:
+                found = self._within(source, left)
+            except _PastRoom:
+                self.spent = self.allowance  # what it built first
+                refused = (
+                    f"the patterns compiled before it cost {before} of the {self.allowance} instructions "
+                    "of RE2 programs that the patterns of one registry (or of one schema compiled "
+                    "alone) may cost together (Limits.max_pattern_program), and RE2's program for it "
+                    "would pass them; raise it, or write fewer or smaller patterns"
+                )
+            else:
+                self._found[source] = found
+                return found
+        self._found[source] = refused
+        return refused
+
+    def _within(self, source: str, room: int) -> tuple[Pattern, str | None] | str:
+        """The pattern built within ``room`` and spent from the allowance, or why it is refused;
+        _PastRoom."""
+        before = self.spent
         try:
             pattern = Pattern(source, room)
         except _PastRoom:
-            self.spent = self.allowance  # what it built first
-            return (
-                f"the patterns compiled before it cost {before} of the {self.allowance} instructions of "
-                "RE2 programs that the patterns of one schema, or of every schema in one registry, may "
-                "cost together (Limits.max_pattern_program), and RE2's program for it would pass them; "
-                "raise it, or write fewer or smaller patterns"
-            )
+            raise
         except _TooLarge as refused:
             self.spent += min(room, _TOO_LARGE_COST)
             return str(refused)
@@ -242,8 +273,8 @@ class Patterns:
         if self.spent > self.allowance:
             return (
                 f"it costs {pattern.cost} instructions of RE2 program, and the patterns compiled before "
-                f"it {before}, past the {self.allowance} that the patterns of one schema, or of every "
-                "schema in one registry, may cost together (Limits.max_pattern_program); raise it, or "
+                f"it {before}, past the {self.allowance} that the patterns of one registry (or of one "
+                "schema compiled alone) may cost together (Limits.max_pattern_program); raise it, or "
                 "write fewer or smaller patterns"
             )
         return pattern, pattern.backtracking
@@ -664,6 +695,9 @@ def _property(found: Property) -> tuple[tuple[str, ...], bool]:
         return (_range(0x80, MAX_CODE_POINT) if negated else _range(0, 0x7F),), False
     if found.kind == "binary" and value == "Assigned":
         return _ASSIGNED, negated
+    if found.kind == "binary" and value in EMOJI_PROPERTIES:  # spelt out: RE2 has no emoji data
+        ranges = list(EMOJI_PROPERTIES[value])
+        return tuple(_range(low, high) for low, high in (complement(ranges) if negated else ranges)), False
     if (
         found.kind == "sc"
         and value != "Unknown"

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from .errors import Words
 from .evaluated import Note
 from .findings import Check
+from .formats import KNOWN_FORMATS
 from .keywords import applicators, arrays, core, objects, scalars, unevaluated
 from .pointer import Token
 from .regex import UNCOUNTED_STEPS
@@ -88,6 +89,11 @@ def _positive(value: Any) -> bool:
 
 def _text(value: Any) -> bool:
     return type(value) is str
+
+
+def _known_format(value: Any) -> bool:
+    # Vouched for in either mode: under format assertion, compiling refuses any other name.
+    return type(value) is str and value in KNOWN_FORMATS
 
 
 def _schemas(value: Any) -> bool:
@@ -235,7 +241,7 @@ VOCABULARY: tuple[Keyword, ...] = (
     Keyword("pattern", scalars._pattern, "string", words=scalars._pattern_words, fast="inline",
             quick=_text, openai_strict=True, work=_one_search, accepts=scalars._pattern_accepts),
     Keyword("format", scalars._format, "string", words=scalars._format_words, fast="nothing",
-            quick=_text, openai_strict=True, accepts=scalars._format_accepts),
+            quick=_known_format, openai_strict=True, accepts=scalars._format_accepts),
     Keyword("minItems", arrays._min_items, "array", words=arrays.size_words, fast="inline", quick=_count,
             openai_strict=True, accepts=arrays.min_size_accepts),
     Keyword("maxItems", arrays._max_items, "array", words=arrays.size_words, fast="inline", quick=_count,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import operator
 import re
@@ -10,7 +11,7 @@ from typing import Any
 
 from ..errors import ValidationError, Words, deferred_error, freeze
 from ..findings import Check, Findings, Place, no_check, spend
-from ..formats import FORMAT_SIZES, FORMATS
+from ..formats import FORMAT_SIZES, FORMATS, KNOWN_FORMATS
 from ..regex import SEARCH_STEP, CostlySearch, search_steps, uncounted_length
 from ..sites import Reading, Site, pattern_of
 from ..values import (
@@ -320,11 +321,18 @@ def _pattern_words(site: Site, kept: None) -> Words:
 
 def _format(value: Any, site: Site) -> Check:
     """An annotation, unless format assertion is on: then a string must be a valid instance of a
-    format toolreg knows (see ``formats``); other formats stay annotations."""
+    format toolreg asserts (see ``formats``), ``idn-hostname`` stays an annotation, and any other
+    name is refused, with the nearest known one."""
     if not isinstance(value, str):
         site.refuse(f"must be a string, not {show(value)}")
+    if not site.compiler.asserts_formats:
+        return no_check
+    if value not in KNOWN_FORMATS:
+        nearest = difflib.get_close_matches(value, sorted(KNOWN_FORMATS), n=1, cutoff=0.6)
+        hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
+        site.refuse(f"names no format toolreg knows, {show(value)}, and formats are asserted{hint}")
     valid = FORMATS.get(value)
-    if valid is None or not site.compiler.asserts_formats:
+    if valid is None:
         return no_check
     size = FORMAT_SIZES[value]
     free = (SEARCH_STEP - 1) // size  # the longest text it tests at no cost
