@@ -9,11 +9,13 @@ every structured result after. Only the CLI imports this module.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -32,6 +34,8 @@ __all__ = ["GuardOptions", "run"]
 
 logger = logging.getLogger("toolreg.guard")
 
+# The longest line the guard reads from its client: a message past it is answered as unreadable.
+MAX_LINE_BYTES = 64 * 1024 * 1024
 # Where a listing says which tools the guard withheld, and why.
 WITHHELD_META = "toolreg/withheld"
 
@@ -76,10 +80,86 @@ async def _guard(options: GuardOptions) -> None:
             guard = _GuardServer(session, options, record)
             guards.append(guard)
             await guard.relist()
-            await _serve_stdio(guard)
+            async with _stdio() as (stdin, stdout):
+                await _serve_stdio(guard, stdin, stdout)
     finally:
         if record is not None:
             record.close()
+
+
+@contextlib.asynccontextmanager
+async def _stdio() -> AsyncIterator[tuple[Any, Any]]:
+    """The process's stdin and stdout as the SDK's stdio transport takes them, read and written on the
+    event loop: the SDK's own wraps each line read and each write and flush in a thread hop, three
+    for each call, which alone took more than the guard's budget on a loaded machine. While serving,
+    fd 0 reads nothing and fd 1 writes to stderr, as the SDK's transport does, so that stray output
+    never reaches the protocol. Where stdin or stdout is no pipe (a file), the SDK's transport
+    serves instead (both None)."""
+    loop = asyncio.get_running_loop()
+    kept = os.dup(0), os.dup(1)
+    reader = asyncio.StreamReader(limit=MAX_LINE_BYTES, loop=loop)
+    try:
+        read, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(kept[0], "rb", buffering=0)
+        )
+    except (OSError, ValueError):
+        for fd in kept:
+            os.close(fd)
+        yield None, None
+        return
+    try:
+        write, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, os.fdopen(kept[1], "wb", buffering=0)
+        )
+    except (OSError, ValueError):
+        read.close()
+        os.close(kept[1])
+        yield None, None
+        return
+    restore = os.dup(0), os.dup(1)
+    with open(os.devnull, "rb") as nothing:
+        os.dup2(nothing.fileno(), 0)
+    os.dup2(2, 1)
+    try:
+        yield _Lines(reader), _Writes(asyncio.StreamWriter(write, protocol, None, loop))
+    finally:
+        for fd, saved in zip((0, 1), restore, strict=True):
+            os.dup2(saved, fd)
+            os.close(saved)
+        read.close()
+        write.close()
+
+
+class _Lines:
+    """Lines of a stream reader as text, for the SDK's ``async for line in stdin``."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        try:
+            line = await self._reader.readline()
+        except ValueError:  # a line past MAX_LINE_BYTES: the rest of it is skipped, the line answered
+            line = b"\x00"
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class _Writes:
+    """A stream writer as the SDK's stdio transport writes to stdout: ``write`` then ``flush``."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+
+    async def write(self, text: str) -> None:
+        self._writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self._writer.drain()
 
 
 class _Upstream(GuardedSession):
