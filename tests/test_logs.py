@@ -8,7 +8,6 @@ import tracemalloc
 
 import pytest
 
-from toolreg._lifecycle import logs
 from toolreg._lifecycle.logs import (
     LoggedAnswer,
     LoggedCall,
@@ -18,6 +17,8 @@ from toolreg._lifecycle.logs import (
     malformed_kind,
     read_log,
 )
+from toolreg._lifecycle.logs import mcp as mcp_reader
+from toolreg._lifecycle.logs import stream as log_stream
 from toolreg._providers.base import object_arguments, read_arguments
 
 
@@ -287,7 +288,7 @@ def test_mcp_initialize_starts_a_new_session_whose_ids_count_again():
 
 
 def test_mcp_pending_requests_are_bounded(monkeypatch):
-    monkeypatch.setattr(logs, "MAX_PENDING_REQUESTS", 3)
+    monkeypatch.setattr(mcp_reader, "MAX_PENDING_REQUESTS", 3)
     lines = [rpc(number, "tools/call", params={"name": "a", "arguments": {}}) for number in range(10)]
     lines += [rpc(number, result={"content": []}) for number in range(10)]
     answers = [event for event in events(*lines) if isinstance(event, LoggedAnswer)]
@@ -411,7 +412,7 @@ def test_lines_that_are_no_json_are_reported_with_their_numbers(tmp_path):
 
 
 def test_a_line_past_the_bound_is_reported_without_being_held(tmp_path, monkeypatch):
-    monkeypatch.setattr(logs, "MAX_LINE_BYTES", 200)
+    monkeypatch.setattr(log_stream, "MAX_LINE_BYTES", 200)
     path = tmp_path / "log.jsonl"
     good = json.dumps({"role": "assistant", "tool_calls": [chat_call("{}")]})
     path.write_text(good + "\n" + '{"x": "' + "a" * 300_000 + '"}\n' + good + "\n")
@@ -459,7 +460,7 @@ def test_one_json_array_over_many_lines(tmp_path):
 
 
 def test_an_array_document_is_read_in_pieces_not_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr(logs, "_CHUNK", 64)
+    monkeypatch.setattr(log_stream, "_CHUNK", 64)
     items = [
         {"type": "function_call", "call_id": f"r{n}", "name": "a", "arguments": "{}" + " " * 100}
         for n in range(5)
@@ -469,7 +470,7 @@ def test_an_array_document_is_read_in_pieces_not_whole(tmp_path, monkeypatch):
     assert [event.call_id for event in read_log(path) if isinstance(event, LoggedCall)] == [
         f"r{n}" for n in range(5)
     ]
-    monkeypatch.setattr(logs, "MAX_LINE_BYTES", 50)
+    monkeypatch.setattr(log_stream, "MAX_LINE_BYTES", 50)
     (problem,) = [event for event in read_log(path) if isinstance(event, Unreadable)]
     assert "longer than 50 characters" in problem.reason
 
@@ -611,9 +612,9 @@ def test_what_a_line_holds_besides_one_value():
 def test_the_layouts_remembered_stay_bounded():
     many = {f"key{number}": number for number in range(40)}  # too many keys to remember
     assert [event.kind for event in events(many)] == ["form"]
-    assert tuple(many) not in logs._CANDIDATES
+    assert tuple(many) not in log_stream._CANDIDATES
     assert len(events(*({f"k{number}": 1} for number in range(1100)))) == 1100
-    assert len(logs._CANDIDATES) <= 1024
+    assert len(log_stream._CANDIDATES) <= 1024
 
 
 def test_an_array_document_with_a_number_too_long(tmp_path):

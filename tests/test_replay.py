@@ -9,8 +9,8 @@ import pytest
 import toolreg
 import toolreg._jsonschema.validator
 from toolreg._cli import main
-from toolreg._lifecycle import replay as replay_module
 from toolreg._lifecycle.replay import ReplayReport, render
+from toolreg._lifecycle.replay import counting as replay_module
 
 from . import replay_logs
 from .conftest import WALKED_VALUES
