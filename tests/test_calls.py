@@ -1157,10 +1157,12 @@ def test_a_strict_export_reports_every_blocker_at_once():
     with pytest.raises(toolreg.ExportError) as caught:
         tools.export("openai", strict=True)
     message = str(caught.value)
-    assert "4 blockers" in message
+    assert "5 blockers" in message
     blocked = ("name/minLength", "name/maxLength", "tags/uniqueItems", "extra/additionalProperties")
     for pointer in blocked:
         assert repr(f"/properties/{pointer}") in message
+    # and the root, open to names it does not name, which a strict model could never send
+    assert "allows properties it does not name (it has no \"additionalProperties\": false) (at '')" in message
     assert caught.value.schema_path == "/properties/name/minLength"
 
 
@@ -1236,13 +1238,15 @@ def test_a_discriminated_union_is_sent_as_any_of_and_read_back():
     tools.register("pets.adopt", schema, lambda pet: pet)
     with pytest.raises(toolreg.ExportError) as caught:
         tools.export("openai", strict=True)
-    assert "1 blocker" in str(caught.value) and caught.value.schema_path == "/properties/pet/oneOf"
+    # Cat and Dog are open to other names, as pydantic writes a model: blockers too, found first.
+    assert "3 blockers" in str(caught.value) and "(at '/properties/pet/oneOf')" in str(caught.value)
+    assert caught.value.schema_path == "/$defs/Cat"
     [tool] = tools.export("openai", strict=True, omit_unsupported=True)
     pet = tool["function"]["parameters"]["properties"]["pet"]
     assert pet == {"anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}  # never left with no schema
-    assert (
-        tool["function"]["description"]
-        == "Not expressible in strict mode: /properties/pet: oneOf written as anyOf"
+    assert tool["function"]["description"] == (
+        "Not expressible in strict mode: /$defs/Cat: other property names; "
+        "/$defs/Dog: other property names; /properties/pet: oneOf written as anyOf"
     )
     answer = tools.answer(
         openai_call("pets-adopt", {"pet": {"kind": "dog", "barks": None}}), nulls_as_absent=True

@@ -468,12 +468,18 @@ def test_a_strict_export_never_leaves_a_reference_pointing_elsewhere():
         "type": "object",
         "properties": {"a": union, "b": {"$ref": "#/properties/a/anyOf/1"}},
         "required": ["b"],
+        "additionalProperties": False,
     }
     registry.register("t", schema, accept_any)
     with pytest.raises(toolreg.ExportError) as caught:
         registry.export("openai", strict=True)
     assert caught.value.schema_path == "/properties/b/$ref"
-    fine = {"type": "object", "properties": {"b": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}
+    fine = {
+        "type": "object",
+        "properties": {"b": {"$ref": "#/$defs/s"}},
+        "$defs": {"s": {"type": "string"}},
+        "additionalProperties": False,
+    }
     registry.register("u", fine, accept_any)
     [exported] = registry.export("openai", names=["u"], strict=True)
     assert exported["function"]["parameters"]["properties"]["b"] == {

@@ -2,22 +2,25 @@
 ``toolreg serve`` for a module's registry over MCP, ``toolreg replay`` on logs of tool calls, and
 ``toolreg diff`` on two versions of a catalog.
 
-Exit codes: 0 valid (or every tool accepted, or nothing for ``diff`` to fail on), 1 invalid (or some
-tool refused, or a change ``diff --fail-on`` fails on), 2 bad input (the command line, a file, its
-JSON), 3 an internal error. Nothing read from a file reaches the terminal
-unescaped, and no input gets a traceback.
+Exit codes: 0 valid (or every tool accepted, or nothing for ``diff`` to fail on, or a server that
+stopped: its client left, or Ctrl-C), 1 invalid (or some tool refused, or tools ``export`` cannot
+write in the form asked for, ``--strict`` say, or a change ``diff --fail-on`` fails on), 2 bad input
+(the command line, a file, its JSON, a module ``serve`` cannot import), 3 an internal error. Nothing
+read from a file reaches the terminal unescaped, and no input gets a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ._errors import ExportError
 from ._feedback import format_errors, printable
 from ._jsonschema.errors import ErrorFact, ToolregError, ValidationError
 from ._jsonschema.limits import DEFAULT_LIMITS
@@ -28,6 +31,7 @@ from ._lifecycle.catalogs import CatalogError, parse_json, read_catalog_file, re
 from ._providers import PROVIDERS
 from ._providers.mcp import import_mcp
 from ._toolregistry import ToolRegistry
+from ._version import __version__
 
 __all__ = ["main"]
 
@@ -72,8 +76,8 @@ def _load(path: str) -> tuple[ToolRegistry, Any]:
     return registry, report
 
 
-# What a command prints on standard output, and its exit code.
-_Outcome = tuple[str, int]
+# What a command prints on standard output (None: nothing), and its exit code.
+_Outcome = tuple[str | None, int]
 
 
 def _check(options: argparse.Namespace) -> _Outcome:
@@ -130,25 +134,31 @@ def _errors_json(errors: Sequence[ValidationError]) -> str:
 
 
 def _export(options: argparse.Namespace) -> _Outcome:
+    strict_ones = [name for name, known in PROVIDERS.items() if known.strict_form]
+    if options.strict and options.to not in strict_ones:
+        raise _Refused(f"--strict is OpenAI's strict form: --to {' or '.join(strict_ones)}")
+    if options.omit_unsupported and not options.strict:
+        raise _Refused("--omit-unsupported goes with --strict")
     registry, report = _load(options.catalog)
     for refusal in report.refused:
         print(printable(f"skipped {refusal.name}: {refusal.reason}"), file=sys.stderr)
     try:
-        exported = registry.export(options.to, strict=options.strict)
+        exported = registry.export(
+            options.to, strict=options.strict, omit_unsupported=options.omit_unsupported
+        )
+    except ExportError as error:  # the catalog was read; its tools cannot take the form asked for
+        print(f"toolreg: {printable(str(error))}", file=sys.stderr)
+        return None, INVALID
     except ToolregError as error:
         raise _Refused(str(error)) from None
     return json.dumps(exported, indent=2, ensure_ascii=True), INVALID if report.refused else VALID
 
 
 def _registry_in(spec: str) -> ToolRegistry:
-    """The registry ``MODULE:NAME`` names, or the one ToolRegistry among ``MODULE``'s globals."""
-    module_name, _, name = spec.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # as `python -m` finds a module
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as error:  # the module's own code raised: say what, in one line
-        raise _Refused(f"cannot import {module_name}: {type(error).__name__}: {error}") from None
+    """The registry ``MODULE:NAME`` (or ``FILE.py:NAME``) names, or the one ToolRegistry among the
+    module's globals."""
+    source, name = _split_spec(spec)
+    module = _imported_file(source) if source.endswith(".py") else _imported_module(source)
     if name:
         found = getattr(module, name, None)
         if not isinstance(found, ToolRegistry):
@@ -156,24 +166,69 @@ def _registry_in(spec: str) -> ToolRegistry:
         return found
     registries = [value for value in vars(module).values() if isinstance(value, ToolRegistry)]
     if len(registries) != 1:
-        raise _Refused(
-            f"{module_name} holds {len(registries)} ToolRegistry objects; name one: {module_name}:NAME"
-        )
+        raise _Refused(f"{source} holds {len(registries)} ToolRegistry objects; name one: {source}:NAME")
     return registries[0]
 
 
-def _serve(options: argparse.Namespace) -> int:
+def _split_spec(spec: str) -> tuple[str, str]:
+    """``MODULE:NAME`` or ``FILE.py:NAME`` as its module or file and its name (``""`` when none); a
+    path ending in ``.py`` is a file whole, whatever colons it holds (``C:\\tools.py``)."""
+    if spec.endswith(".py"):
+        return spec, ""
+    source, colon, name = spec.rpartition(":")
+    return (source, name) if colon else (spec, "")
+
+
+def _imported_module(module_name: str) -> Any:
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` finds a module
+    try:
+        return importlib.import_module(module_name)
+    except Exception as error:  # the module's own code raised: say what, in one line
+        raise _Refused(f"cannot import {module_name}: {type(error).__name__}: {error}") from None
+
+
+def _imported_file(path: str) -> Any:
+    """The module a ``.py`` file holds, run from its path as ``python FILE`` would, its folder first
+    on ``sys.path`` so that it imports its neighbours."""
+    if not os.path.isfile(path):
+        raise _Refused(f"cannot import {path}: no such file")
+    stem = os.path.splitext(os.path.basename(path))[0]
+    # A file named as a module already loaded (json.py, mcp.py) must not take its place.
+    module_name = stem if stem.isidentifier() and stem not in sys.modules else "_toolreg_served"
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        assert spec is not None and spec.loader is not None  # a path ending in .py always has one
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module  # as an import would: dataclasses and pickling look it up
+        spec.loader.exec_module(module)
+    except Exception as error:  # the file's own code raised, or it is no Python: one line
+        sys.modules.pop(module_name, None)
+        raise _Refused(f"cannot import {path}: {type(error).__name__}: {error}") from None
+    return module
+
+
+def _serve(options: argparse.Namespace) -> _Outcome:
     try:
         from .mcp import serve
     except ImportError as error:  # the mcp extra is not installed: the message says how to get it
         raise _Refused(str(error)) from None
     registry = _registry_in(options.module)
-    name = options.name or options.module.partition(":")[0]
+    source = _split_spec(options.module)[0]
+    if source.endswith(".py"):
+        source = os.path.splitext(os.path.basename(source))[0]
+    name = options.name or source
     try:
         serve(registry, options.transport, name=name, host=options.host, port=options.port, path=options.path)
     except (OSError, ToolregError) as error:  # the port is taken, the host unknown...
         raise _Refused(f"cannot serve {options.module}: {error}") from None
-    return VALID
+    except KeyboardInterrupt:  # Ctrl-C: the server was asked to stop, and has
+        pass
+    # The client left (stdio) or the server was stopped: nothing to print, stdout was the protocol's.
+    return None, VALID
 
 
 def _replay(options: argparse.Namespace) -> _Outcome:
@@ -220,6 +275,7 @@ def _parser() -> argparse.ArgumentParser:
         "Anthropic, Gemini functionDeclarations), or JSONL with one tool a line; a tool's schema may be "
         "called inputSchema, input_schema, parameters, parametersJsonSchema or schema.",
     )
+    parser.add_argument("--version", action="version", version=f"toolreg {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser(
         "check", help="report each tool accepted or refused (exit 1 if any is refused)"
@@ -235,10 +291,19 @@ def _parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="print the catalog in a provider's tool format")
     export.add_argument("catalog", help="a .json or .jsonl catalog")
     export.add_argument("--to", required=True, choices=sorted(PROVIDERS), help="the provider")
-    export.add_argument("--strict", action="store_true", help="OpenAI's strict form (with --to openai)")
+    export.add_argument(
+        "--strict", action="store_true", help="OpenAI's strict form (--to openai or openai-responses)"
+    )
+    export.add_argument(
+        "--omit-unsupported",
+        action="store_true",
+        help="with --strict: leave out what strict mode cannot express, listed in each description",
+    )
     export.set_defaults(run=_export)
     serve = commands.add_parser("serve", help="serve a module's ToolRegistry over MCP (the mcp extra)")
-    serve.add_argument("module", help="MODULE or MODULE:NAME, importable from here; NAME is the registry")
+    serve.add_argument(
+        "module", help="MODULE or FILE.py, importable from here, or either :NAME, where NAME is the registry"
+    )
     serve.add_argument("--transport", default="stdio", choices=["stdio", "streamable-http"])
     serve.add_argument("--host", default="127.0.0.1", help="streamable-http: the address to listen on")
     serve.add_argument(
@@ -281,7 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"toolreg: internal error: {type(error).__name__}: {printable(str(error))}", file=sys.stderr)
         return INTERNAL_ERROR
     try:
-        print(text, flush=True)
+        if text is not None:
+            print(text, flush=True)
     except BrokenPipeError:
         # The reader took what it wanted and went away (| head): the command's answer stands.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - Python flushes stdout at exit

@@ -48,8 +48,9 @@ class InvalidArgumentsError(ToolregError, ValueError):
 
 
 class ExportError(ToolregError, ValueError):
-    """A tool cannot take a provider's form: its name breaks a rule, or strict mode lacks a keyword.
-    ``schema_path`` points at the first blocker in the tool's schema (the message names each one)."""
+    """Tools cannot take a provider's form: a name breaks a rule, or strict mode lacks a keyword.
+    ``schema_path`` points at the first blocker in the first such tool's schema (the message names
+    each tool and each blocker)."""
 
     def __init__(self, message: str, *, schema_path: str | None = None) -> None:
         super().__init__(message)

@@ -20,8 +20,8 @@ def _pydantic() -> Any:
         import pydantic
     except ImportError:
         raise InvalidToolError(
-            "a schema from a Python function or model needs pydantic: pip install 'pytoolreg[pydantic]', "
-            "or pass schema= yourself"
+            "a schema from a Python function or model needs pydantic: pip install 'pytoolreg[pydantic]' "
+            "(from a checkout: pip install '.[pydantic]'), or pass schema= yourself"
         ) from None
     return pydantic
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from .._errors import (
     UnknownProviderError,
     UnknownToolError,
 )
+from .._feedback import printable
 from .._jsonschema.validator import checked_schema
 from .._jsonschema.values import json_type
 from .._registry import Registry, ToolRecord
@@ -48,16 +50,47 @@ def read_call(call: Any, provider_name: str | None = None) -> ToolCall:
 
     Arguments are read in the provider's own form: JSON text for OpenAI's, an object for the others;
     what cannot be read becomes the call's ``problem``, worded for the model. A value that is no tool
-    call at all raises InvalidCallError.
+    call at all raises InvalidCallError. An SDK's object (OpenAI's, Anthropic's, Gemini's and MCP's
+    are pydantic models) is read as its ``model_dump()`` writes it.
     """
     chosen = None if provider_name is None else provider(provider_name)
+    given = call
+    call = _dumped(call)
     if isinstance(call, dict):
         for candidate in PROVIDERS.values() if chosen is None else (chosen,):
             if candidate.recognises(call):
                 return candidate.read(call)
     shapes = "; ".join(candidate.shape for candidate in PROVIDERS.values() if chosen in (None, candidate))
     kind = json_type(call) or type(call).__name__
-    raise InvalidCallError(f"not a tool call toolreg reads ({kind}); it reads {shapes}")
+    if call is not given:
+        kind = f"{type(given).__name__} whose model_dump() gives {kind}"
+    raise InvalidCallError(
+        f"not a tool call toolreg reads ({kind}); it reads {shapes}, as a dict or an SDK's object "
+        "with model_dump()"
+    )
+
+
+def _dumped(call: Any) -> Any:
+    """``call``'s ``model_dump()`` where it has one (in JSON's mode where it takes ``mode``, as pydantic's
+    does); any other value as it is. What the method raises is an InvalidCallError."""
+    if isinstance(call, dict):
+        return call
+    dump = getattr(call, "model_dump", None)
+    if not callable(dump):
+        return call
+    try:
+        takes_mode = any(
+            parameter.name == "mode" or parameter.kind is inspect.Parameter.VAR_KEYWORD
+            for parameter in inspect.signature(dump).parameters.values()
+        )
+    except (TypeError, ValueError):  # a builtin without a signature: called plainly
+        takes_mode = False
+    try:
+        return dump(mode="json") if takes_mode else dump()
+    except Exception as error:  # the object's own failure: one line, no traceback from inside it
+        raise InvalidCallError(
+            f"the call's model_dump() raised {type(error).__name__}: {printable(str(error))[:200]}"
+        ) from None
 
 
 def export(
@@ -82,7 +115,21 @@ def export(
     records = [
         registry.get(name) for name in (registry.names() if names is None else _ordered(registry, names))
     ]
-    return [chosen.export(record, strict, omit_unsupported) for record in records]
+    exported, refused = [], []
+    for record in records:  # every tool, so that one ExportError names what blocks each of them
+        try:
+            exported.append(chosen.export(record, strict, omit_unsupported))
+        except ExportError as error:
+            refused.append(error)
+    if len(refused) > 1:
+        listed = " ".join(f"({number}) {error}" for number, error in enumerate(refused, 1))
+        raise ExportError(
+            f"{len(refused)} of {len(records)} tools cannot be exported to {provider_name}: {listed}",
+            schema_path=refused[0].schema_path,
+        )
+    if refused:
+        raise refused[0]
+    return exported
 
 
 def _ordered(registry: Registry, names: Iterable[str]) -> list[str]:

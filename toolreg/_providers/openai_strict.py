@@ -207,7 +207,8 @@ def _closed_object(
         properties[key] = written
     extra = schema.get("additionalProperties", _MISSING)
     here = location + ("additionalProperties",)
-    if extra is not False and (extra is not _MISSING or (location and not given)):
+    # (An object at the root with no properties, a tool without parameters, is closed as it is.)
+    if extra is not False and (extra is not _MISSING or given or location):
         if not given:
             # Closing it would leave it no key at all: what it holds cannot be sent.
             walk.block(
@@ -222,6 +223,16 @@ def _closed_object(
                 extra,
                 "OpenAI strict mode needs closed objects, but 'additionalProperties' allows more",
             )
+        elif schema.get("unevaluatedProperties") is not False:  # (that keyword says for itself)
+            # Open to other names by default: a valid call may send them, a strict model never could.
+            if walk.omit:
+                walk.omitted.append(f"{to_pointer(location) or '/'}: other property names")
+            else:
+                walk.block(
+                    location,
+                    "OpenAI strict mode needs closed objects, and this one allows properties it does not "
+                    'name (it has no "additionalProperties": false)',
+                )
     converted["properties"] = properties
     converted["required"] = list(properties)
     converted["additionalProperties"] = False
