@@ -34,6 +34,13 @@ class ToolRegistry(Registry):
     among them) and the type alone of any other, whose whole text stays in ``CallResult.detail``;
     ``show_handler_errors=True`` shows every message. ``name in tools`` says
     whether a tool is registered under ``name``, and ``len(tools)`` how many are.
+
+    The constructor's parameters, all optional: ``limits``, a :class:`~toolreg.Limits` or a mapping
+    of its fields (``{"max_depth": 32}``), for every schema and call; ``documents``, schemas by URI
+    that a ``$ref`` may name (nothing is ever fetched); ``assert_formats``, ``format`` as an
+    assertion; ``default_timeout_ms``, the time budget of a tool registered without one (None: no
+    budget); ``retry``, the :class:`~toolreg.RetryPolicy` of idempotent tools; ``max_threads``, 32
+    by default; ``show_handler_errors``.
     """
 
     def __init__(
@@ -171,8 +178,9 @@ class ToolRegistry(Registry):
     ) -> dict[str, Any]:
         """The message that answers a provider's tool call, in that provider's shape, for success and
         failure alike: an OpenAI Chat Completions tool call or Responses ``function_call``, an
-        Anthropic ``tool_use`` block, a Gemini ``functionCall`` part (or the SDK's ``model_dump()``
-        of one), or MCP ``tools/call`` params (found by shape unless ``provider`` says). Arguments are
+        Anthropic ``tool_use`` block, a Gemini ``functionCall`` part, or MCP ``tools/call`` params
+        (found by shape unless ``provider`` says), each as a dict or as the SDK's object (any object
+        with a ``model_dump()``, read as that writes it). Arguments are
         read in the provider's own form, once: JSON text for OpenAI, with clear answers for text that
         is not one JSON object; an object for the others. A name in the provider's form is mapped
         back. ``offered`` (the names given to ``export`` this turn) limits the answer to those tools;
@@ -231,8 +239,8 @@ class ToolRegistry(Registry):
 
         ``names`` keeps only those tools (a harness shows a few per turn); ``strict`` gives OpenAI's
         strict form, and ``omit_unsupported`` leaves out of it what strict mode cannot express
-        (listed in the description; the registry still checks it). Raises ExportError naming the
-        tool and every blocker, before returning anything.
+        (listed in the description; the registry still checks it). Raises one ExportError naming
+        every tool that cannot be exported and every blocker of each, before returning anything.
         """
         return _providers.export(self, provider, names, strict=strict, omit_unsupported=omit_unsupported)
 
