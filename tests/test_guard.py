@@ -2,6 +2,7 @@
 driven by the SDK's own clients on both protocol versions: one guard process per version, shared by the
 module's tests (marked slow: they start processes), and the pin's comparison in process."""
 
+import functools
 import json
 import sys
 import types as namespaces
@@ -141,9 +142,16 @@ def test_the_record_is_a_transcript_replay_reads(guarded):
 
 
 @pytest.mark.slow
-def test_a_change_upstream_is_announced_and_listed_again_checked(guarded):
+def test_a_change_upstream_is_announced_and_listed_again_checked_and_progress_passed_on(guarded):
     heard = guarded.changes
-    assert not guarded.call("grow", {}).is_error
+    progress = []
+
+    async def report(*said):
+        progress.append(said)
+
+    grown = guarded.portal.call(functools.partial(guarded.peer.client.call_tool, "grow", {}, None, report))
+    assert not grown.is_error
+    assert progress == [(0.5, 1.0, "half way")]  # the upstream's progress, passed on
     guarded.wait_for_change(heard)
     names = [tool.name for page in guarded.list_pages() for tool in page]
     assert names == [tool.name for tool in TOOLS if tool.name != "broken"] + [f"extra{len(TOOLS)}"]

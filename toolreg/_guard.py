@@ -275,9 +275,8 @@ class _GuardServer(_RegistryServer):
             repaired, repairs = self.registry.repair(local, {} if arguments is None else arguments)
             if repairs:
                 arguments, note = repaired, repair_note(repairs)
-        progress = None
-        if ctx.meta is not None and ctx.meta.get("progressToken") is not None:
-            progress = ctx.session.report_progress
+        # The upstream's progress goes to the client; the SDK drops it when the client asked for none.
+        progress = ctx.session.report_progress
         try:
             if name in self._refused:  # passed with --pass-refused: sent unchecked
                 result = await ClientSession.call_tool(

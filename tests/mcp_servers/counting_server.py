@@ -4,8 +4,8 @@
 appended to the file CALLS as one JSON line, ``{"name": ..., "arguments": ...}``, exactly as it came,
 so a test counts what reached it. ``echo`` answers with its arguments as structuredContent (whatever
 they are: nothing here checks them against the output schema; an error when they hold ``fail``),
-``grow`` lists one more tool and says so with ``notifications/tools/list_changed``, ``crash`` ends
-the process.
+``grow`` reports progress, lists one more tool and says so with
+``notifications/tools/list_changed``, ``crash`` ends the process.
 """
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ def build(calls: Path) -> Server[Any]:
             TOOLS.append(types.Tool(name=f"extra{len(TOOLS)}", input_schema={"type": "object"}))
             await ctx.session.send_tool_list_changed()
         text = types.TextContent(text=json.dumps(params.arguments))
+        if params.name == "grow":
+            await ctx.session.report_progress(0.5, 1.0, "half way")
         if params.name == "echo":
             failed = bool((params.arguments or {}).get("fail"))  # an error that still sends data
             return types.CallToolResult(
