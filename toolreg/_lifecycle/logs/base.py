@@ -34,6 +34,7 @@ class SourceState:
     out: list[Event] = field(default_factory=list)
 
     def next_turn(self) -> int:
+        """A new model turn of this source: its number."""
         self.turn += 1
         return self.turn
 
@@ -49,6 +50,7 @@ class At:
 
 
 def unknown_form(value: Any, at: At) -> Unreadable:
+    """The event for a value no reader takes: what it is (its first keys), and the form it was not."""
     if isinstance(value, dict):
         keys = ", ".join(printable(str(key))[:40] for key in list(value)[:6])
         what = f"an object with keys {keys}" if keys else "an empty object"
@@ -61,6 +63,7 @@ def unknown_form(value: Any, at: At) -> Unreadable:
 
 
 def shape_problem(at: At, reason: str) -> Unreadable:
+    """The event for a part of a value that is not what its form says."""
     return Unreadable(at.source.name, at.line, "shape", reason)
 
 

@@ -53,6 +53,7 @@ def _tools_form(tools: list[Any]) -> str:
 
 
 def catalog_event(entries: list[dict[str, Any]], form: str, at: At, *, replaces: bool) -> LoggedCatalog:
+    """MCP-shaped entries as the catalog event of their form, each named under the form's rule."""
     rule = PROVIDERS["mcp" if form == "otel" else form].names
     kept = [entry for entry in entries if isinstance(entry.get("name"), str)]
     names = tuple(rule.toolreg_name(entry["name"]) for entry in kept)

@@ -18,6 +18,7 @@ GEMINI_KEYS = ("contents", "candidates", "parts", *_FUNCTION_CALL, *_FUNCTION_RE
 
 
 def is_gemini(value: dict[str, Any]) -> bool:
+    """Whether a value is Gemini's: a request, a response, a content or one part."""
     return (
         isinstance(value.get("contents"), list)
         or isinstance(value.get("candidates"), list)
@@ -27,6 +28,7 @@ def is_gemini(value: dict[str, Any]) -> bool:
 
 
 def read_gemini(value: dict[str, Any], at: At) -> None:
+    """The calls and answers of a Gemini value (and a request's tools)."""
     if isinstance(value.get("contents"), list):  # a request record
         at = At(at.source, at.line, f"{at.source.name}:{at.line}", at.forced)
         record_catalog(value, at)

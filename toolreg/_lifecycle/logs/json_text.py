@@ -67,6 +67,7 @@ def line_value(text: str, decoded: bool = False) -> tuple[Any, str | None]:
 
 
 def error_reason(error: BaseException) -> str:
+    """Why a value of an array document could not be read, worded as a line's reason is."""
     if isinstance(error, json.JSONDecodeError):
         return f"not JSON: {error.msg}"
     if isinstance(error, NotJSON):

@@ -21,10 +21,12 @@ MAX_PENDING_REQUESTS: Final = 10_000
 
 
 def is_jsonrpc(value: dict[str, Any]) -> bool:
+    """Whether a value is a JSON-RPC 2.0 message."""
     return value.get("jsonrpc") == "2.0"
 
 
 def read_jsonrpc(value: dict[str, Any], at: At) -> None:
+    """One JSON-RPC message: a request remembered, or the result it answers read as an event."""
     source = at.source
     method = value.get("method")
     if method == "initialize":

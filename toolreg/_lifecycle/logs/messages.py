@@ -40,10 +40,12 @@ def _chat_message(message: dict[str, Any], at: At) -> None:
 
 
 def is_chat_completion(value: dict[str, Any]) -> bool:
+    """Whether a value is an OpenAI Chat completion (it has ``choices``)."""
     return isinstance(value.get("choices"), list)
 
 
 def read_chat_completion(value: dict[str, Any], at: At) -> None:
+    """The tool calls of each choice's message."""
     for choice in value["choices"]:
         message = choice.get("message") if isinstance(choice, dict) else None
         if isinstance(message, dict):
@@ -51,10 +53,12 @@ def read_chat_completion(value: dict[str, Any], at: At) -> None:
 
 
 def is_lone_chat_call(value: dict[str, Any]) -> bool:
+    """Whether a value is one item of an OpenAI message's ``tool_calls``."""
     return value.get("type") == "function" and isinstance(value.get("function"), dict) and "id" in value
 
 
 def read_lone_chat_call(value: dict[str, Any], at: At) -> None:
+    """A lone OpenAI tool call, a turn of its own."""
     at.source.out.append(
         call_event("openai", value, value["function"].get("arguments", ""), at.source.next_turn(), at)
     )
@@ -64,6 +68,7 @@ def read_lone_chat_call(value: dict[str, Any], at: At) -> None:
 
 
 def is_message(value: dict[str, Any]) -> bool:
+    """Whether a value is one message, OpenAI Chat's or Anthropic's."""
     return "role" in value and ("content" in value or "tool_calls" in value or "tool_call_id" in value)
 
 
@@ -74,6 +79,7 @@ def _message_form(message: dict[str, Any]) -> str:
 
 
 def read_message(value: dict[str, Any], at: At) -> None:
+    """One message, in the form its keys show."""
     form = _message_form(value)
     if at.forced is not None and at.forced != form:
         at.source.out.append(unknown_form(value, at))
@@ -111,10 +117,12 @@ def _tool_result(block: dict[str, Any], at: At) -> Event:
 
 
 def is_anthropic_block(value: dict[str, Any]) -> bool:
+    """Whether a value is one Anthropic ``tool_use`` or ``tool_result`` block."""
     return value.get("type") in ("tool_use", "tool_result")
 
 
 def read_anthropic_block(value: dict[str, Any], at: At) -> None:
+    """A lone Anthropic block: a call (a turn of its own) or an answer."""
     if value["type"] == "tool_result":
         at.source.out.append(_tool_result(value, at))
     else:
@@ -124,6 +132,7 @@ def read_anthropic_block(value: dict[str, Any], at: At) -> None:
 
 
 def is_messages_record(value: dict[str, Any]) -> bool:
+    """Whether a value is a request record with ``messages``."""
     return isinstance(value.get("messages"), list)
 
 

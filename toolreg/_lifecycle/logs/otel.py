@@ -12,10 +12,12 @@ from .events import new_answer
 
 
 def is_otlp(value: dict[str, Any]) -> bool:
+    """Whether a value is an OTLP JSON export (it has ``resourceSpans``)."""
     return isinstance(value.get("resourceSpans"), list)
 
 
 def read_otlp(value: dict[str, Any], at: At) -> None:
+    """The calls and answers of the export's ``execute_tool`` spans, in the order they started."""
     spans: list[dict[str, Any]] = []
     for resource in value["resourceSpans"]:
         scopes = resource.get("scopeSpans") if isinstance(resource, dict) else None

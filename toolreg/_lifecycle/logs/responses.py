@@ -12,10 +12,12 @@ from .events import Event, new_answer
 
 
 def is_responses_item(value: dict[str, Any]) -> bool:
+    """Whether a value is one ``function_call`` or ``function_call_output`` item."""
     return value.get("type") in ("function_call", "function_call_output")
 
 
 def read_responses_item(value: dict[str, Any], at: At) -> None:
+    """A lone item: a call (a turn of its own) or an answer."""
     if value["type"] == "function_call":
         at.source.out.append(
             call_event("openai-responses", value, value.get("arguments", ""), at.source.next_turn(), at)
@@ -48,20 +50,24 @@ def _responses_items(items: list[Any], at: At) -> None:
 
 
 def is_response_object(value: dict[str, Any]) -> bool:
+    """Whether a value is a Responses response (it has an ``output`` list)."""
     return isinstance(value.get("output"), list) and (
         value.get("object") == "response" or "choices" not in value
     )
 
 
 def read_response_object(value: dict[str, Any], at: At) -> None:
+    """The calls and answers of a response's output."""
     _responses_items(value["output"], at)
 
 
 def is_responses_request(value: dict[str, Any]) -> bool:
+    """Whether a value is a Responses request (its ``input``, with tools or as items)."""
     return "input" in value and ("tools" in value or isinstance(value["input"], list))
 
 
 def read_responses_request(value: dict[str, Any], at: At) -> None:
+    """A request: its tools, then its input items, one conversation."""
     at = At(at.source, at.line, f"{at.source.name}:{at.line}", at.forced)
     record_catalog(value, at)
     if isinstance(value["input"], list):

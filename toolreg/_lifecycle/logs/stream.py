@@ -204,6 +204,7 @@ def _array_document(
                 return ""
 
     def values() -> Iterator[tuple[int, Any, str | None]]:
+        """The values, each with its line, until the closing ``]`` or a reason to stop."""
         nonlocal position
         # What may come next: a value or "]" after "[", a value after ",", "," or "]" after a value.
         state = "first"

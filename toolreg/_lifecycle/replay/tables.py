@@ -24,6 +24,7 @@ class TopCounts:
         self.overflowed = False
 
     def add(self, key: Any, first: Callable[[], str] | None = None) -> None:
+        """Count ``key`` once more; ``first`` gives the text kept for a key counted the first time."""
         counts = self.counts
         if key in counts:
             counts[key] += 1
@@ -39,6 +40,7 @@ class TopCounts:
             self.first[key] = first()
 
     def most(self, n: int) -> list[tuple[Any, int]]:
+        """The ``n`` most counted keys, with their counts, the most first."""
         return sorted(self.counts.items(), key=lambda item: (-item[1], str(item[0])))[:n]
 
 
@@ -54,6 +56,7 @@ class ToolCounters:
         self.errors = TopCounts(capacity)
 
     def frozen(self, name: str, top: int) -> ToolFigures:
+        """The counters as the report's :class:`ToolFigures` for ``name``, with its ``top`` errors."""
         errors = tuple(
             ErrorCount(keyword, pointer, count, self.errors.first.get((keyword, pointer), ""))
             for (keyword, pointer), count in self.errors.most(top)

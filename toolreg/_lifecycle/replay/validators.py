@@ -44,6 +44,7 @@ class Validators:
         self.refused: list[tuple[str, str]] = []
 
     def entry(self, tool: dict[str, Any]) -> JudgedTool:
+        """How a tool, as its catalog writes it, is judged: registered at its first sight."""
         variants = self.variants.setdefault(tool["name"], [])
         for written, entry in variants:
             if written == tool:
