@@ -23,7 +23,6 @@ from toolreg._jsonschema.glance import glance_of
 from toolreg._jsonschema.limits import WORK_PER_VALUE, Limits
 from toolreg._jsonschema.quick import Vouched, vouch
 from toolreg._jsonschema.regex import Patterns
-from toolreg._jsonschema.schema import guarded_pattern
 from toolreg._jsonschema.values import snapshot
 from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
 from toolreg._jsonschema.work import snapshot_steps, snapshot_within_allowance
@@ -141,7 +140,7 @@ _REF_FREE = st.recursive(
 
 def _vouched(schema: Any) -> Vouched | None:
     cache = Patterns(Limits().max_pattern_program)
-    return vouch(snapshot(schema, 128), Limits(), lambda source: guarded_pattern(source, cache))
+    return vouch(snapshot(schema, 128), Limits(), cache.guarded)
 
 
 def _bounds_both(schema: Any, work: int, instances: list[Any]) -> None:

@@ -17,7 +17,7 @@ from tests.test_corpus import RECORDS, needs_corpus
 from toolreg._jsonschema.limits import DEFAULT_LIMITS, Limits
 from toolreg._jsonschema.quick import vouch
 from toolreg._jsonschema.regex import Patterns
-from toolreg._jsonschema.schema import compile_schema, guarded_pattern
+from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.values import snapshot
 
 SUITE = default_suite_dir()
@@ -27,7 +27,7 @@ D7 = "http://json-schema.org/draft-07/schema#"
 def vouched(schema: Any, limits: Limits = DEFAULT_LIMITS) -> bool:
     cache = Patterns(limits.max_pattern_program)
     root = snapshot(schema, limits.max_schema_depth)
-    return vouch(root, limits, lambda source: guarded_pattern(source, cache)) is not None
+    return vouch(root, limits, cache.guarded) is not None
 
 
 def compiles(schema: Any, limits: Limits = DEFAULT_LIMITS) -> bool:

@@ -11,7 +11,7 @@ from toolreg._jsonschema import codegen, output, quick, references, schema
 from toolreg._jsonschema.limits import DEFAULT_LIMITS
 from toolreg._jsonschema.metaschemas import META_SCHEMAS
 from toolreg._jsonschema.regex import Patterns
-from toolreg._jsonschema.schema import compile_schema, guarded_pattern
+from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.vocabulary import (
     ANNOTATIONS,
     KNOWN_UNSUPPORTED,
@@ -601,9 +601,7 @@ def test_the_fast_path_writes_code_for_exactly_the_keywords_whose_row_says_so(na
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_the_quick_check_vouches_for_exactly_the_keywords_whose_row_says_so(name):
     cache = Patterns(DEFAULT_LIMITS.max_pattern_program)
-    vouched = (
-        quick.vouch(SAMPLES[name], DEFAULT_LIMITS, lambda source: guarded_pattern(source, cache)) is not None
-    )
+    vouched = quick.vouch(SAMPLES[name], DEFAULT_LIMITS, cache.guarded) is not None
     # "$ref" is vouched for beside the "$defs" it names; any other sample is the keyword alone.
     assert vouched == (keywords()[name].quick is not None), name
 

@@ -393,8 +393,8 @@ class Registry:
             validator = self._shared.setdefault(key, validator)
         return validator
 
-    def _guarded_pattern(self, source: str) -> tuple[Pattern, str | None]:
-        return guarded_pattern(source, self._patterns)
+    def _guarded_pattern(self, source: str, room: int | None = None) -> tuple[Pattern, str | None]:
+        return guarded_pattern(source, self._patterns, room)
 
     def unregister(self, name: str) -> ToolRecord:
         """Remove a tool and return its record; raises UnknownToolError."""

@@ -136,8 +136,8 @@ def glance_of(schema: Any, limits: Limits = DEFAULT_LIMITS, asserts_formats: boo
     for the tests and the conformance suite, which hold its answers to the walk's."""
     patterns = Patterns(limits.max_pattern_program)
 
-    def pattern_and_risk(source: str) -> tuple[Pattern, str | None]:
-        return guarded_pattern(source, patterns)
+    def pattern_and_risk(source: str, room: int | None = None) -> tuple[Pattern, str | None]:
+        return guarded_pattern(source, patterns, room)
 
     root = snapshot(schema, limits.max_schema_depth)
     vouched = vouch(root, limits, pattern_and_risk)

@@ -54,7 +54,8 @@ class Limits:
     tools' schemas together), or of one schema compiled alone, may cost to compile, each pattern
     counted once (``regex.Patterns``); the pattern that passes it, and every new one after it, is
     refused (a :class:`~toolreg.SchemaError` at its pointer) without being compiled. Each schema's own
-    patterns may hold at most 500,000 (``regex.MAX_PROGRAM``) whatever this says.
+    patterns may hold at most 500,000 (``regex.MAX_PROGRAM``) whatever this says: the default, 600,000,
+    is one schema's and a little more, over a thousand times what real catalogs' patterns hold.
     ``max_output_bytes``: how long the JSON text of one standard output (``Validator.output``) or of
     the errors ``toolreg validate --json`` prints may be; past it the answer is one ``limit`` error
     instead. Each unit of the output is counted as it is recorded, its strings at their length as
@@ -67,7 +68,7 @@ class Limits:
     max_schema_size: int = 10_000
     allow_backtracking_patterns: bool = False
     max_work: int = 10_000
-    max_pattern_program: int = 1_000_000
+    max_pattern_program: int = 600_000
     max_output_bytes: int = 10_000_000
 
     def __post_init__(self) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .findings import Path
 from .limits import Limits
@@ -24,9 +24,14 @@ from .vocabulary import ANNOTATIONS, DEFAULT_DIALECT, DIALECTS, keywords
 
 __all__ = ["vouch", "Vouched", "ref_location", "schema_at"]
 
-# Compiles a pattern (once per registry) and says what in it needs a backtracking engine, if anything;
-# raises RegexSyntaxError or UnsupportedPattern.
-PatternGuard = Callable[[str], tuple[Pattern, "str | None"]]
+
+class PatternGuard(Protocol):
+    """Compiles a pattern (once per registry), a new one within ``room`` instructions (what its
+    schema has left, see ``regex.Patterns``), and says what in it needs a backtracking engine, if
+    anything; raises RegexSyntaxError or UnsupportedPattern."""
+
+    def __call__(self, source: str, room: int | None = None) -> tuple[Pattern, str | None]: ...
+
 
 # The keywords vouched for, by their rows (read in 2020-12, the dialect most schemas use): what
 # compilation accepts as each one's value; "pattern" and "$ref" are then looked at more closely.
@@ -151,7 +156,8 @@ def _safe_pattern(
     if type(value) is not str:
         return False
     try:
-        pattern, risk = pattern_and_risk(value)
+        room = None if value in programs else MAX_PROGRAM - sum(programs.values())
+        pattern, risk = pattern_and_risk(value, room)
     except (RegexSyntaxError, UnsupportedPattern):
         return False
     programs[value] = pattern.program

@@ -163,7 +163,9 @@ class _Compiler(References):
     def pattern_and_risk(self, source: str) -> tuple[Pattern, str | None]:
         """The compiled pattern and what in it needs a backtracking engine, once per schema, or once
         per registry that shares its patterns; RegexSyntaxError or UnsupportedPattern."""
-        found = guarded_pattern(source, self.patterns)
+        # A new pattern is built within what this schema has left of MAX_PROGRAM.
+        room = None if source in self.programs else MAX_PROGRAM - sum(self.programs.values())
+        found = guarded_pattern(source, self.patterns, room)
         if source not in self.programs:
             self.programs[source] = found[0].program
             total = sum(self.programs.values())
@@ -370,11 +372,11 @@ def _chain(plan: tuple[Check | str, ...], checks: dict[str, Check], plans: dict[
 _READS_EVALUATED = frozenset(row.name for row in VOCABULARY if row.reads_evaluated)
 
 
-def guarded_pattern(source: str, cache: Patterns) -> tuple[Pattern, str | None]:
+def guarded_pattern(source: str, cache: Patterns, room: int | None = None) -> tuple[Pattern, str | None]:
     """The compiled pattern and, if only a backtracking engine can run it, what needs one (None when
-    RE2 runs it), from ``cache`` or put there within its allowance; raises RegexSyntaxError or
-    UnsupportedPattern."""
-    return cache.guarded(source)
+    RE2 runs it), from ``cache`` or put there within its allowance (and a new one within ``room``
+    instructions, see ``Patterns.guarded``); raises RegexSyntaxError or UnsupportedPattern."""
+    return cache.guarded(source, room)
 
 
 def compile_schema(
