@@ -174,15 +174,16 @@ def test_the_upstreams_end_is_an_error_result(guarded):
 # -- in process ---------------------------------------------------------------------------------------
 
 
-def pin_check(tmp_path, new_tools, strict):
-    """What a guard pinned to TOOLS says and withholds when the upstream lists ``new_tools``."""
+def pin_check(tmp_path, new_tools, strict, pinned=None):
+    """What a guard pinned to TOOLS (or to the text ``pinned``) says and withholds when the upstream
+    lists ``new_tools``."""
     pin = tmp_path / "pin.json"
-    pin.write_text(json.dumps({"tools": [t.model_dump(by_alias=True, exclude_none=True) for t in TOOLS]}))
-    session = namespaces.SimpleNamespace(registry=toolreg.ToolRegistry(), report=None)
+    tools = [tool.model_dump(by_alias=True, exclude_none=True) for tool in TOOLS]
+    pin.write_text(json.dumps({"tools": tools}) if pinned is None else pinned)
+    report = namespaces.SimpleNamespace(refused=[namespaces.SimpleNamespace(name="broken")])
+    session = namespaces.SimpleNamespace(registry=toolreg.ToolRegistry(), report=report)
     options = GuardOptions(("upstream",), pin=str(pin), pin_strict=strict)
-    guard = _GuardServer(session, options, None)
-    guard._refused = {"broken"}
-    return guard._check_pin(new_tools)
+    return _GuardServer(session, options, None)._check_pin(new_tools)
 
 
 def changed(tool, **schema):
@@ -205,6 +206,20 @@ def test_a_pinned_tool_that_narrows_is_reported_and_withheld_when_strict(tmp_pat
     ]
     withheld = pin_check(tmp_path, new, strict=True)
     assert list(withheld) == ["weather.forecast"]
+
+
+def test_a_pin_that_cannot_be_read_is_said_and_compares_nothing(tmp_path, capsys):
+    for pinned in ("not json", "[]", '{"tools": [{"name": "x", "inputSchema": {"type": "strin"}}]}'):
+        assert pin_check(tmp_path, TOOLS, strict=True, pinned=pinned) == {}
+        said = capsys.readouterr().err
+        assert said.startswith("toolreg guard: cannot compare with the pin: "), said
+
+
+def test_an_upstream_that_does_not_start_is_bad_input(capfd):
+    assert main(["guard", "--", sys.executable, "-c", "pass"]) == 2  # it ends at once
+    assert "cannot guard" in capfd.readouterr().err
+    assert main(["guard", "--", "/nonexistent/server"]) == 2
+    assert "No such file or directory" in capfd.readouterr().err
 
 
 def test_the_command_needs_an_upstream(capsys):

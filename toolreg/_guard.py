@@ -26,11 +26,11 @@ import mcp_types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.server.context import ServerRequestContext
 
-from . import ToolDiff, diff
+from . import ToolDiff, ToolregError, diff
 from ._repair import repair_note
 from .mcp import GuardedSession, _one_line, _refusal_reason, _RegistryServer, _serve_stdio
 
-__all__ = ["GuardOptions", "run"]
+__all__ = ["GuardOptions", "UpstreamError", "run"]
 
 logger = logging.getLogger("toolreg.guard")
 
@@ -52,9 +52,25 @@ class GuardOptions:
     pin_strict: bool = False
 
 
+class UpstreamError(ToolregError, RuntimeError):
+    """The upstream server could not be started, or did not answer ``initialize``."""
+
+
 def run(options: GuardOptions) -> None:
-    """Run the guard until its client leaves (stdin ends); the upstream is ended with it."""
-    anyio.run(_guard, options)
+    """Run the guard until its client leaves (stdin ends); the upstream is ended with it. Raises
+    UpstreamError when the upstream does not start, OSError when its command cannot be run."""
+    try:
+        anyio.run(_guard, options)
+    except BaseExceptionGroup as group:  # the SDK's task groups wrap what ended them
+        raise _first(group) from None
+
+
+def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first exception of a group that is no group itself."""
+    found: BaseException = group
+    while isinstance(found, BaseExceptionGroup):
+        found = found.exceptions[0]
+    return found
 
 
 async def _guard(options: GuardOptions) -> None:
@@ -76,10 +92,13 @@ async def _guard(options: GuardOptions) -> None:
             stdio_client(upstream, errlog=sys.stderr) as (read, write),
             _Upstream(read, write, message_handler=heard) as session,
         ):
-            await session.initialize()
-            guard = _GuardServer(session, options, record)
-            guards.append(guard)
-            await guard.relist()
+            try:
+                await session.initialize()
+                guard = _GuardServer(session, options, record)
+                guards.append(guard)
+                await guard.relist()
+            except Exception as error:  # the upstream ended, answered nonsense, or listed without end
+                raise UpstreamError(f"the upstream server did not start: {_said(error)}") from None
             async with _stdio() as (stdin, stdout):
                 await _serve_stdio(guard, stdin, stdout)
     finally:
@@ -210,8 +229,13 @@ class _GuardServer(_RegistryServer):
         """Compare the listing with the pinned one (pinning it when there is none yet); say each change
         on stderr, and with --pin-strict return the tools to withhold for a breaking or unknown one."""
         assert self._options.pin is not None
-        current = [_wire(tool) for tool in listed]
-        pin = Path(self._options.pin)
+        try:
+            return self._compare_with_pin(Path(self._options.pin), [_wire(tool) for tool in listed])
+        except (OSError, ValueError, ToolregError) as error:  # a pin that cannot be read or compared
+            print(f"toolreg guard: cannot compare with the pin: {_said(error)}", file=sys.stderr)
+            return {}
+
+    def _compare_with_pin(self, pin: Path, current: list[dict[str, Any]]) -> dict[str, str]:
         if not pin.exists():
             pin.write_text(
                 json.dumps({"tools": current}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
@@ -219,10 +243,11 @@ class _GuardServer(_RegistryServer):
             print(f"toolreg guard: pinned {len(current)} tools in {pin}", file=sys.stderr)
             return {}
         pinned = json.loads(pin.read_text(encoding="utf-8"))
-        refused = self._refused | {
-            refusal.name for refusal in (self._session.report.refused if self._session.report else ())
-        }
-        old = [tool for tool in pinned.get("tools", []) if tool.get("name") not in refused]
+        if not isinstance(pinned, dict) or not isinstance(pinned.get("tools"), list):
+            raise ValueError(f"{pin} holds no tools/list result")
+        report = self._session.report  # this listing's: the tools toolreg refuses are not compared
+        refused = {refusal.name for refusal in report.refused} if report is not None else set()
+        old = [tool for tool in pinned["tools"] if not isinstance(tool, dict) or tool["name"] not in refused]
         new = [tool for tool in current if tool["name"] not in refused]
         withheld: dict[str, str] = {}
         for tool in diff(old, new).tools:
