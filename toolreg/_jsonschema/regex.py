@@ -92,6 +92,8 @@ _BACKTRACKING_SIZE = 256
 # few hold at once (\p{L} is 1,200 instructions, and x\p{L}{200}y took 74 ns a place and a
 # character; x(?:\p{L}|\p{M}){200}y 93 ns, the most measured).
 _PLACE_SIZE = 6
+# Up to this many instructions a program is taken as its own size.
+_SMALL_PROGRAM = 64
 
 
 def search_steps(length: int, size: int) -> int:
@@ -150,8 +152,10 @@ class Pattern:
                 tree, _MAX_TRANSLATION + 128 * len(source), room
             )
             # Each bounds what a search costs at a character: the larger bound of a pattern of
-            # Unicode sets is its program.
-            self.size = max(1, min(self.program, _PLACE_SIZE * _places(tree)))
+            # Unicode sets is its program. (A small program is its own bound: its places go uncounted,
+            # as RE2 writes 60,000 alternatives of single characters as one set.)
+            small = self.program <= _SMALL_PROGRAM
+            self.size = max(1, self.program if small else min(self.program, _PLACE_SIZE * _places(tree)))
             self.cost = self.program + _PROPERTY_COST * properties
             return
         except _Untranslatable as untranslatable:
