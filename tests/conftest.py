@@ -1,5 +1,6 @@
 import gc
 import os
+import sys
 
 from hypothesis import HealthCheck, settings
 
@@ -34,3 +35,51 @@ WALKED_VALUES = toolreg._jsonschema.validator.WALKED_VALUES
 @pytest.fixture(autouse=True)
 def _fast_path_from_the_first_call(monkeypatch):
     monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", 0)
+
+
+# Coverage's tracer slows every line Python runs, toolreg's or not: Hypothesis draws an example half
+# as fast under it, and drawing is most of what many property tests spend. Around a @given test the
+# tracer is set aside while Hypothesis draws, and set back for each run of the test's body, where
+# toolreg runs (a body that draws more with st.data() draws through untraced).
+def _coverage_tracer():
+    tracer = sys.gettrace()
+    kind = type(tracer)
+    return tracer if (kind.__module__, kind.__name__) == ("coverage", "CTracer") else None
+
+
+def untraced(function, *args):
+    """``function(*args)`` with coverage's tracer set aside: for work outside toolreg, whose lines are
+    not measured and which the tracer slows two- or threefold (drawing examples, jsonschema's check)."""
+    tracer = _coverage_tracer()
+    if tracer is None:
+        return function(*args)
+    sys.settrace(None)
+    try:
+        return function(*args)
+    finally:
+        sys.settrace(tracer)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem):
+    handle = getattr(pyfuncitem.obj, "hypothesis", None)
+    tracer = _coverage_tracer()
+    if handle is None or tracer is None:
+        return (yield)
+    body = handle.inner_test
+
+    def traced(*args, **kwargs):
+        outside = sys.gettrace()  # None, or Hypothesis's own tracer as it explains a failure
+        sys.settrace(tracer)
+        try:
+            return body(*args, **kwargs)
+        finally:
+            sys.settrace(outside)
+
+    handle.inner_test = traced
+    sys.settrace(None)
+    try:
+        return (yield)
+    finally:
+        sys.settrace(tracer)
+        handle.inner_test = body
