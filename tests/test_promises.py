@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import toolreg
 import toolreg._jsonschema.validator
 from tests import accept_any
+from tests.conftest import untraced
 from toolreg._jsonschema.errors import ToolregError
 
 SCHEMA = {
@@ -351,8 +352,9 @@ OBJECT_SCHEMAS = st.fixed_dictionaries(
 
 @given(st.data())
 def test_masked_output_holds_no_string_from_the_instance(data):
-    schema = data.draw(OBJECT_SCHEMAS | NAMING_SCHEMAS, label="schema")
-    instance = data.draw(secret_instances(schema), label="instance")
+    # Drawn untraced, as @given's arguments are (secret_instances makes new strategies each time).
+    schema = untraced(data.draw, OBJECT_SCHEMAS | NAMING_SCHEMAS, "schema")
+    instance = untraced(lambda: data.draw(secret_instances(schema), label="instance"))
     errors = toolreg.compile(schema).validate(instance)
     for mask_of in (toolreg.format_errors(errors, mask=True, max_chars=10_000),):
         shown = mask_of.text + json.dumps(mask_of.items, ensure_ascii=False)

@@ -18,6 +18,7 @@ import toolreg
 import toolreg._jsonschema.validator
 from conformance._strategies import instances_for, json_values, schemas
 from tests import accept_any
+from tests.conftest import untraced
 from toolreg._jsonschema.regex import Pattern
 from toolreg._jsonschema.values import _SMALL, _small_plain, _walk_survey, survey
 from toolreg._jsonschema.vocabulary import ANNOTATIONS, keywords
@@ -278,10 +279,9 @@ def test_hostile_strings_never_reach_the_generated_source(schema, data):
         if len(name) > 3:
             assert name not in source
     compile(source, "<check>", "exec")  # it is still plain Python
-    names = list(schema["properties"])
-    instance = data.draw(
-        st.dictionaries(st.sampled_from(names) | hostile_text, st.sampled_from(names) | json_values())
-    )
+    names = st.sampled_from(list(schema["properties"]))
+    # Drawn untraced, as @given's arguments are.
+    instance = untraced(data.draw, st.dictionaries(names | hostile_text, names | json_values()))
     both_paths(validator, instance)
 
 
@@ -434,7 +434,8 @@ def test_a_branch_that_fails_at_once_still_has_the_value_read_for_what_is_not_js
 @given(schemas(), st.data())
 def test_is_valid_answers_as_validate_does_on_both_paths(schema, data):
     # is_valid stops at the first failure, on the generated code and on the reference walk alike.
-    instances = data.draw(instances_for(schema))  # near-valid ones, their mutations, arbitrary JSON
+    # Near-valid ones, their mutations, arbitrary JSON: drawn untraced, as @given's arguments are.
+    instances = untraced(data.draw, instances_for(schema))
     fast, walked = toolreg.compile(schema).prepare(), toolreg.compile(schema)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", 10**9)  # the walk answers
