@@ -5,18 +5,20 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .codegen import FastCheck, NoFastPath, generate
 from .errors import OK, OutputFormatError, Result, ValidationError, trusted_error
 from .findings import FAILED, Failed, Findings, OverBudget, Verdict
-from .glance import Glance
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
-from .output import FORMATS, TooLarge, failure_output, output
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
 from .values import json_copy, json_key, plain_copy, survey
-from .work import within_allowance
+
+# The code generator and the standard output are imported where first used, once a validator has
+# walked a few hundred values or is asked for its output: a validation seldom needs them at once.
+if TYPE_CHECKING:
+    from .codegen import FastCheck
+    from .glance import Glance
 
 __all__ = ["Validator", "compile", "validate", "WALKED_VALUES"]
 
@@ -143,6 +145,9 @@ class Validator:
 
     def _build(self) -> FastCheck:
         if self._fast is None:
+            from .codegen import NoFastPath, generate
+            from .work import within_allowance
+
             compiled = self._compiled_schema()
             try:
                 source, fast, _ = generate(compiled)
@@ -234,6 +239,8 @@ class Validator:
         It walks the schema again, recording as it goes, so it costs more than :meth:`validate`
         (within four times the work budget); its JSON text is at most ``Limits.max_output_bytes``
         (past it, one ``limit`` error); an unknown ``format`` raises OutputFormatError."""
+        from .output import FORMATS, TooLarge, failure_output, output
+
         if format not in FORMATS:
             raise OutputFormatError(format, FORMATS)
         if format == "flag":
@@ -273,6 +280,8 @@ class Validator:
         """is_valid's generated answer, made at its first use (or again by _build); given
         ``otherwise``, which collects every error, validate's front too."""
         if self._valid is None or otherwise is not None:
+            from .codegen import NoFastPath, generate
+
             try:
                 _, check, front = generate(self._compiled_schema(), yes_no=True, otherwise=otherwise)
             except (NoFastPath, SyntaxError, RecursionError, MemoryError):
