@@ -162,7 +162,8 @@ def test_public_api():
     assert set(toolreg.__all__) == {
         "ToolRegistry", "ToolRecord", "Ok", "ValidationError", "Validator", "validate", "compile",
         "check_schema", "Limits", "format_errors", "FormattedErrors", "import_mcp", "ImportReport",
-        "normalize_bfcl",
+        "normalize_bfcl", "repair", "Repair", "replay", "ReplayReport", "diff", "CatalogDiff", "ToolDiff",
+        "SchemaDiff", "Finding", "TextChange", "CatalogError", "DiffError",
         "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
         "InvalidToolError", "UnknownToolError", "UnknownProviderError", "InvalidArgumentsError",
         "LimitsError", "CallResult", "RetryPolicy", "ToolError", "TransientError", "InvalidCallError",
