@@ -2,6 +2,7 @@
 driven by the SDK's own clients on both protocol versions: one guard process per version, shared by the
 module's tests (marked slow: they start processes), and the pin's comparison in process."""
 
+import contextlib
 import functools
 import json
 import sys
@@ -15,7 +16,15 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'py
 from mcp import StdioServerParameters
 
 import toolreg
-from tests.mcp_servers.clients import LEGACY, MODERN, ROOT, modern_peer, remote, stdio_legacy_peer
+from tests.mcp_servers.clients import (
+    LEGACY,
+    MODERN,
+    ROOT,
+    http_server,
+    modern_peer,
+    remote,
+    stdio_legacy_peer,
+)
 from tests.mcp_servers.counting_server import TOOLS
 from toolreg._cli import main
 from toolreg._guard import WITHHELD_META, GuardOptions, _GuardServer
@@ -26,18 +35,28 @@ VERSIONS = [LEGACY, MODERN]
 @pytest.fixture(scope="module", params=VERSIONS)
 def guarded(request, tmp_path_factory):
     """A client of ``toolreg guard --repair --record --pin`` on one protocol version, and its folder:
-    ``calls.jsonl`` (what reached the upstream), ``record.jsonl`` and ``pin.json``."""
+    ``calls.jsonl`` (what reached the upstream), ``record.jsonl`` and ``pin.json``. The guard of
+    2025-11-25 starts its upstream over stdio; the guard of 2026-07-28 reaches it over streamable HTTP."""
     folder = tmp_path_factory.mktemp("guard")
-    upstream = [sys.executable, "-m", "tests.mcp_servers.counting_server", str(folder / "calls.jsonl")]
+    calls = str(folder / "calls.jsonl")
     options = ["--repair", "--record", str(folder / "record.jsonl"), "--pin", str(folder / "pin.json")]
+    with contextlib.ExitStack() as stack:
+        if request.param == LEGACY:
+            upstream = ["--", sys.executable, "-m", "tests.mcp_servers.counting_server", calls]
+        else:
+            upstream = ["--upstream", stack.enter_context(http_server("counting_server", calls))]
+        yield from _guarded(request.param, folder, [*options, *upstream])
+
+
+def _guarded(version, folder, arguments):
     # Under coverage (make test), the guard's own lines are measured in its process too.
     measured = ["-m", "coverage", "run", "--parallel-mode"] if coverage.Coverage.current() else []
     params = StdioServerParameters(
         command=sys.executable,
-        args=[*measured, "-m", "toolreg", "guard", *options, "--", *upstream],
+        args=[*measured, "-m", "toolreg", "guard", *arguments],
         cwd=ROOT,
     )
-    connect = stdio_legacy_peer if request.param == LEGACY else modern_peer
+    connect = stdio_legacy_peer if version == LEGACY else modern_peer
     with remote(connect, params) as connected:
         connected.folder = folder
         yield connected
@@ -161,8 +180,10 @@ def test_a_change_upstream_is_announced_and_listed_again_checked_and_progress_pa
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("guarded", [LEGACY], indirect=True)
 def test_the_upstreams_end_is_an_error_result(guarded):
-    # Last of the module for each version: the upstream is gone after it.
+    # Last of the module: the upstream is gone after it. Over stdio only: a streamable-HTTP upstream
+    # that goes away ends the guard's transport, and the guard with it.
     result = guarded.call("crash", {})
     assert result.is_error
     [text] = texts(result)
@@ -225,5 +246,7 @@ def test_an_upstream_that_does_not_start_is_bad_input(capfd):
 def test_the_command_needs_an_upstream(capsys):
     assert main(["guard", "--"]) == 2
     assert "needs the upstream server's command" in capsys.readouterr().err
+    assert main(["guard", "--upstream", "http://127.0.0.1:9/mcp", "--", "x"]) == 2
+    assert "not both" in capsys.readouterr().err
     assert main(["guard", "--pin-strict", "--", "x"]) == 2
     assert "--pin-strict needs --pin" in capsys.readouterr().err

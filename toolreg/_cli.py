@@ -251,17 +251,27 @@ def _guard(options: argparse.Namespace) -> _Outcome:
     except ImportError as error:  # the mcp extra is not installed: the message says how to get it
         raise _Refused(str(error)) from None
     command = options.upstream[1:] if options.upstream[:1] == ["--"] else options.upstream
-    if not command:
-        raise _Refused("guard needs the upstream server's command after --: toolreg guard -- CMD ARGS...")
+    if bool(command) == bool(options.upstream_url):
+        raise _Refused(
+            "guard needs the upstream server's command after -- (toolreg guard -- CMD ARGS...), "
+            "or --upstream URL, not both"
+        )
     if options.pin_strict and options.pin is None:
         raise _Refused("--pin-strict needs --pin FILE")
     guard = GuardOptions(
-        tuple(command), options.pass_refused, options.repair, options.record, options.pin, options.pin_strict
+        tuple(command),
+        options.pass_refused,
+        options.repair,
+        options.record,
+        options.pin,
+        options.pin_strict,
+        options.upstream_url,
     )
     try:
         run(guard)
     except (OSError, ToolregError) as error:  # the command cannot start, a file cannot be written
-        raise _Refused(f"cannot guard {printable(command[0])}: {error}") from None
+        upstream = options.upstream_url or command[0]
+        raise _Refused(f"cannot guard {printable(upstream)}: {error}") from None
     except KeyboardInterrupt:
         pass
     return None, VALID
@@ -324,6 +334,9 @@ def _parser() -> argparse.ArgumentParser:
     compare.set_defaults(run=_diff)
     guard = commands.add_parser(
         "guard", help="serve an MCP server's tools over stdio, every call and result checked (the mcp extra)"
+    )
+    guard.add_argument(
+        "--upstream", dest="upstream_url", metavar="URL", help="a streamable-HTTP upstream, not a command"
     )
     guard.add_argument("--pass-refused", action="store_true", help="list tools toolreg refuses, unchecked")
     guard.add_argument("--repair", action="store_true", help="repair calls one way only")

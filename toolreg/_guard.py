@@ -24,6 +24,7 @@ import anyio
 import anyio.to_thread
 import mcp_types
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.server.context import ServerRequestContext
 
 from . import ToolDiff, ToolregError, diff
@@ -44,12 +45,27 @@ WITHHELD_META = "toolreg/withheld"
 class GuardOptions:
     """What ``toolreg guard`` was asked to do (see its ``--help``)."""
 
-    command: tuple[str, ...]
+    command: tuple[str, ...]  # the upstream's command, or () for ``upstream_url``
     pass_refused: bool = False
     repair: bool = False
     record: str | None = None
     pin: str | None = None
     pin_strict: bool = False
+    upstream_url: str | None = None  # a streamable-HTTP upstream
+
+
+@contextlib.asynccontextmanager
+async def _connected(options: GuardOptions) -> AsyncIterator[tuple[Any, Any]]:
+    """The upstream's read and write streams: its command started over stdio (with the guard's
+    environment), or its URL over streamable HTTP."""
+    if options.upstream_url is not None:
+        async with streamable_http_client(options.upstream_url) as streams:
+            yield streams[0], streams[1]
+        return
+    program, *arguments = options.command
+    upstream = StdioServerParameters(command=program, args=arguments, env=dict(os.environ))
+    async with stdio_client(upstream, errlog=sys.stderr) as (read, write):
+        yield read, write
 
 
 class UpstreamError(ToolregError, RuntimeError):
@@ -62,7 +78,11 @@ def run(options: GuardOptions) -> None:
     try:
         anyio.run(_guard, options)
     except BaseExceptionGroup as group:  # the SDK's task groups wrap what ended them
-        raise _first(group) from None
+        first = _first(group)
+        if isinstance(first, (OSError, ToolregError)) or not isinstance(first, Exception):
+            raise first from None
+        # An HTTP upstream that went away ends its transport, and the guard with it.
+        raise UpstreamError(f"the upstream server failed: {_said(first)}") from None
 
 
 def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
@@ -74,8 +94,6 @@ def _first(group: BaseExceptionGroup[BaseException]) -> BaseException:
 
 
 async def _guard(options: GuardOptions) -> None:
-    program, *arguments = options.command
-    upstream = StdioServerParameters(command=program, args=arguments, env=dict(os.environ))
     record = None if options.record is None else open(options.record, "a", encoding="utf-8")  # noqa: SIM115
     try:
         guards: list[_GuardServer] = []
@@ -89,7 +107,7 @@ async def _guard(options: GuardOptions) -> None:
                     print(f"toolreg guard: cannot list the tools again: {_said(error)}", file=sys.stderr)
 
         async with (
-            stdio_client(upstream, errlog=sys.stderr) as (read, write),
+            _connected(options) as (read, write),
             _Upstream(read, write, message_handler=heard) as session,
         ):
             try:

@@ -1,6 +1,7 @@
 """An upstream for ``toolreg guard``'s tests: a server on the SDK alone that checks nothing.
 
-``python -m tests.mcp_servers.counting_server CALLS`` serves over stdio; every call it receives is
+``python -m tests.mcp_servers.counting_server CALLS`` serves over stdio (``streamable-http CALLS``
+over streamable HTTP on a free port, whose address it writes to stderr); every call it receives is
 appended to the file CALLS as one JSON line, ``{"name": ..., "arguments": ...}``, exactly as it came,
 so a test counts what reached it. ``echo`` answers with its arguments as structuredContent (whatever
 they are: nothing here checks them against the output schema; an error when they hold ``fail``),
@@ -12,12 +13,14 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 import anyio
 import mcp_types as types
+import uvicorn
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 
@@ -83,5 +86,17 @@ async def main(calls: Path) -> None:
         await server.run(read, write, options)
 
 
+async def main_http(calls: Path) -> None:
+    """Serve on a free port of 127.0.0.1, whose address goes to stderr."""
+    app = build(calls).streamable_http_app(host="127.0.0.1")
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        port = listening.getsockname()[1]
+        print(f"serving counting at http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
+        await uvicorn.Server(uvicorn.Config(app, log_level="warning")).serve(sockets=[listening])
+
+
 if __name__ == "__main__":
-    anyio.run(main, Path(sys.argv[1]))
+    if sys.argv[1] == "streamable-http":
+        anyio.run(main_http, Path(sys.argv[2]))
+    else:
+        anyio.run(main, Path(sys.argv[1]))
