@@ -32,16 +32,8 @@ docs: $(STAMP)
 # then start in both); the branch-coverage gate is in pyproject.toml.
 WORKERS ?= 2
 
-# lint and docs run beside pytest, not before it: mypy and the docs build keep one core busy each,
-# while pytest's start and its coverage report leave one idle. Their output follows pytest's, and
-# any of them failing fails the target. (Named through CHECKS, so that make -n only shows the line.)
-CHECKS := $(MAKE) --no-print-directory lint docs
-
-test: $(STAMP)
-	@checks=$$(mktemp); $(CHECKS) > $$checks 2>&1 & lint=$$!; \
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal --cov --cov-report=term; \
-	tests=$$?; wait $$lint; linted=$$?; cat $$checks; rm -f $$checks; \
-	test $$tests -eq 0 && test $$linted -eq 0
+test: lint docs
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal --cov --cov-report=term
 
 # The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs, the same two workers;
 # about 20 seconds (one worker took 30).
@@ -63,6 +55,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.replay | tee bench/replay.md
 	$(BIN)/python -m bench.repair | tee bench/repair.md
 	$(BIN)/python -m bench.guard | tee bench/guard.md
+	$(BIN)/python -m bench.import_time | tee bench/import_time.md
 
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py tests/test_hostile.py tests/test_promises.py tests/test_regex.py
