@@ -32,8 +32,16 @@ docs: $(STAMP)
 # then start in both); the branch-coverage gate is in pyproject.toml.
 WORKERS ?= 2
 
-test: lint docs
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal --cov --cov-report=term
+# lint and docs run beside pytest, not before it: mypy and the docs build keep one core busy each,
+# while pytest's start and its coverage report leave one idle. Their output follows pytest's, and
+# any of them failing fails the target. (Named through CHECKS, so that make -n only shows the line.)
+CHECKS := $(MAKE) --no-print-directory lint docs
+
+test: $(STAMP)
+	@checks=$$(mktemp); $(CHECKS) > $$checks 2>&1 & lint=$$!; \
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal --cov --cov-report=term; \
+	tests=$$?; wait $$lint; linted=$$?; cat $$checks; rm -f $$checks; \
+	test $$tests -eq 0 && test $$linted -eq 0
 
 # The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs, the same two workers;
 # about 20 seconds (one worker took 30).
