@@ -42,6 +42,7 @@ _LAZY = {
     "replay": "_lifecycle.replay",
     "ImportReport": "_providers.mcp",
     "import_mcp": "_providers.mcp",
+    "import_openapi": "_openapi",
     "ToolRecord": "_registry",
     "Repair": "_repair",
     "repair": "_repair",
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
     from ._lifecycle.catalogs import CatalogError
     from ._lifecycle.diff import CatalogDiff, DiffError, Finding, SchemaDiff, TextChange, ToolDiff, diff
     from ._lifecycle.replay import ReplayReport, replay
+    from ._openapi import import_openapi
     from ._providers.mcp import ImportReport, import_mcp
     from ._registry import ToolRecord
     from ._repair import Repair, repair
@@ -98,6 +100,7 @@ __all__ = [
     "format_errors",
     "FormattedErrors",
     "import_mcp",
+    "import_openapi",
     "ImportReport",
     "normalize_bfcl",
     "replay",

@@ -1,6 +1,6 @@
 """The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file,
-``toolreg serve`` for a module's registry over MCP, ``toolreg replay`` on logs of tool calls, and
-``toolreg diff`` on two versions of a catalog.
+``toolreg serve`` for a module's registry over MCP, ``toolreg replay`` on logs of tool calls,
+``toolreg diff`` on two versions of a catalog, and ``toolreg openapi`` on an OpenAPI document.
 
 Exit codes: 0 valid (or every tool accepted, or nothing for ``diff`` to fail on, or a server that
 stopped: its client left, or Ctrl-C), 1 invalid (or some tool refused, or tools ``export`` cannot
@@ -245,6 +245,15 @@ def _diff(options: argparse.Namespace) -> _Outcome:
         raise _Refused(str(error)) from None
 
 
+def _openapi(options: argparse.Namespace) -> _Outcome:
+    from ._openapi import command as openapi_command
+
+    try:
+        return openapi_command.run_command(options)
+    except ToolregError as error:  # a file that cannot be read, no OpenAPI 3 document, a bad --base-url
+        raise _Refused(str(error)) from None
+
+
 def _guard(options: argparse.Namespace) -> _Outcome:
     try:
         from ._guard import GuardOptions, run
@@ -332,6 +341,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff_command.add_arguments(compare)
     compare.set_defaults(run=_diff)
+    openapi = commands.add_parser(
+        "openapi", help="what an OpenAPI document would register: tools, refusals (exit 1 if any), changes"
+    )
+    openapi.add_argument("spec", help="an OpenAPI 3 document: .json, or .yaml/.yml with PyYAML installed")
+    openapi.add_argument("--base-url", help="the API's address, shown before each path")
+    openapi.set_defaults(run=_openapi)
     guard = commands.add_parser(
         "guard", help="serve an MCP server's tools over stdio, every call and result checked (the mcp extra)"
     )
