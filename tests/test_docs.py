@@ -66,16 +66,24 @@ except ImportError:
     HAS_MCP = False
 else:
     HAS_MCP = True
+try:
+    import httpx  # noqa: F401
+except ImportError:
+    HAS_HTTPX = False
+else:
+    HAS_HTTPX = True
 
 
 def runnable(info: str, code: str) -> bool:
-    """A python block not marked no-run, unless it needs an extra (pydantic, mcp) that is not installed."""
+    """A python block not marked no-run, unless it needs an extra (pydantic, mcp, openapi's httpx) that is
+    not installed."""
     words = info.split()
     return (
         words[:1] == ["python"]
         and "no-run" not in words
         and (HAS_PYDANTIC or "from pydantic" not in code)
         and (HAS_MCP or ("from toolreg.mcp" not in code and "from mcp" not in code))
+        and (HAS_HTTPX or "import httpx" not in code)
     )
 
 
