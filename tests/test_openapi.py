@@ -716,6 +716,12 @@ def test_hostile_schemas_are_refused_within_the_limits():
             },
         }
     )
+    big = {"$ref": "#/components/schemas/Big"}
+    for path in ("/big", "/bigger"):  # the second is refused without walking Big again
+        spec["paths"][path] = {
+            "get": operation(operationId=path[1:], parameters=[{"name": "a", "in": "query", "schema": big}])
+        }
+    spec["components"] = {"schemas": {"Big": wide}}
     tools = ToolRegistry(limits={"max_schema_depth": 10, "max_schema_size": 50})
     _, report, _ = imported(spec, tools=tools)
     refused = refusals(report)
@@ -726,6 +732,14 @@ def test_hostile_schemas_are_refused_within_the_limits():
         "/paths/~1broad/get/parameters/0/schema/properties/p49",
     )
     assert "nests deeper than 10 levels" in refused["looped"][0]
+    assert (
+        refused["big"]
+        == refused["bigger"]
+        == (
+            "a schema holds more than 50 subschemas (Limits.max_schema_size)",
+            "/components/schemas/Big/properties/p49",
+        )
+    )
     assert len(tools) == 0
 
 
@@ -792,6 +806,17 @@ def test_the_rewrites_corner_cases():
                     parameters=[{"name": "a", "in": "cookie", "schema": {"$ref": "#/x"}}],
                 )
             },
+            "/h": {
+                "post": operation(
+                    operationId="strayProperty",
+                    parameters=[{"name": "any", "in": "query", "schema": True}],
+                    requestBody={
+                        "content": {
+                            "application/json": {"schema": {"properties": {"a": True, "b": {"$ref": "#/y"}}}}
+                        }
+                    },
+                )
+            },
         },
         components={
             "schemas": {"Id": {"type": "string", "readOnly": True}, "Pet": pet},
@@ -818,6 +843,10 @@ def test_the_rewrites_corner_cases():
     assert refused.pop("tooMany")[0] == "more than 1000 parameters"
     assert refused.pop("notAnObject")[0] == "a parameter is an object"
     assert refused.pop("strayCookie")[0] == "the $ref '#/x' points nowhere"
+    assert refused.pop("strayProperty") == (
+        "the $ref '#/y' points nowhere",
+        "/paths/~1h/post/requestBody/content/application~1json/schema/properties/b/$ref",
+    )
     assert refused == {}
     assert tools.get("not_flat").schema["properties"] == {"body": {"allOf": [{"type": "object"}]}}
     assert tools.get("no_responses").output_schema is None

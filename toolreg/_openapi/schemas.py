@@ -101,7 +101,7 @@ class Document:
         self.limits = limits
         self._names: dict[Tokens, str] = {}
         self._taken: set[str] = set()
-        self._rewritten: dict[tuple[Tokens, str], Rewritten] = {}
+        self._rewritten: dict[tuple[Tokens, str], Rewritten | Refused] = {}
 
     # -- references ----------------------------------------------------------------------------------
 
@@ -199,8 +199,15 @@ class Document:
             key = (target, mode)
             rewritten = self._rewritten.get(key)
             if rewritten is None:
-                rewritten = self.rewrite(self.at(target, "unreachable", target), target, mode)
+                try:
+                    rewritten = self.rewrite(self.at(target, "unreachable", target), target, mode)
+                except Refused as refusal:
+                    # Kept: every operation that refers to it is refused without walking it again.
+                    self._rewritten[key] = refusal
+                    raise
                 self._rewritten[key] = rewritten
+            elif isinstance(rewritten, Refused):
+                raise Refused(rewritten.reason, rewritten.where)
             found[name] = rewritten
             size += rewritten.size
             self._within(size, where)
