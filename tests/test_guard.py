@@ -112,7 +112,7 @@ def test_no_invalid_call_reaches_the_upstream_and_every_valid_one_reaches_it_unc
 
 
 @pytest.mark.slow
-def test_a_tool_toolreg_refuses_is_never_called(guarded):
+def test_a_tool_toolreg_refuses_or_the_upstream_does_not_list_is_never_called(guarded):
     before = len(reached(guarded))
     result = guarded.call("broken", {"x": "y"})
     assert result.is_error
@@ -120,6 +120,10 @@ def test_a_tool_toolreg_refuses_is_never_called(guarded):
         "The tool broken was not called: toolreg refuses its schema: 'type' names an unknown type "
         '"strin"; the types are null, boolean, integer, number, string, array, object at /properties/x/type.'
     ]
+    # A name the upstream does not list is answered by the guard too, never sent unchecked.
+    unknown = guarded.call("weather.forcast", {"city": "Oslo"})
+    assert unknown.is_error
+    assert texts(unknown)[0].startswith("There is no tool named weather.forcast. The tools are: weather.")
     assert len(reached(guarded)) == before
 
 
@@ -156,8 +160,10 @@ def test_the_record_is_a_transcript_replay_reads(guarded):
     report = toolreg.replay(record)
     assert report.calls == sum(line.get("method") == "tools/call" for line in lines)
     assert report.invalid >= 1 and report.valid >= 1 and report.malformed == 0
-    # A call to the tool the guard withheld is to a name the recorded listing does not hold.
-    assert report.unknown_tools == sum(line.get("params", {}).get("name") == "broken" for line in lines)
+    # The calls to the tool the guard withheld and to a misspelt one are to names the recorded listing
+    # does not hold.
+    unlisted = ("broken", "weather.forcast")
+    assert report.unknown_tools == sum(line.get("params", {}).get("name") in unlisted for line in lines)
 
 
 @pytest.mark.slow

@@ -1,6 +1,7 @@
 """``toolreg guard -- CMD ARGS...``: an MCP server in front of another, which checks what passes.
 
-The upstream server runs as a child process over stdio; the guard speaks to it as a
+The upstream server runs as a child process over stdio (or is reached over streamable HTTP with
+``--upstream URL``); the guard speaks to it as a
 :class:`~toolreg.mcp.GuardedSession` (protocol 2025-11-25), and to its own client on stdio in either
 protocol era (the SDK's ``Server.run`` takes whichever the client opens with). Every tool the upstream
 lists is imported into a registry, its schemas checked; every call is validated before it is sent and
@@ -216,6 +217,7 @@ class _GuardServer(_RegistryServer):
     to the client by the registry server's own announcers, in either era."""
 
     def __init__(self, session: _Upstream, options: GuardOptions, record: IO[str] | None) -> None:
+        # The page size is the registry server's: this server lists the upstream's tools in one page.
         super().__init__(session.registry, name="toolreg-guard", version="", instructions=None, page_size=1)
         self._session = session
         self._options = options
@@ -308,8 +310,13 @@ class _GuardServer(_RegistryServer):
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult:
         name, arguments = params.name, params.arguments
-        if self._session._stale:
-            await self.relist()
+        if self._session._stale or not self._listed(name):
+            await self.relist()  # a name not listed yet may be new: listed again once
+        if not self._listed(name):
+            # Nothing is known of its arguments: sent, they would reach the upstream unchecked.
+            listed = ", ".join(_one_line(tool.name[:200]) for tool in self._tools[:20])
+            more = ", ..." if len(self._tools) > 20 else ""
+            return _error(f"There is no tool named {_one_line(name[:200])}. The tools are: {listed}{more}.")
         if name in self._withheld:
             return _error(f"The tool {_one_line(name[:200])} was not called: {self._withheld[name]}.")
         note = ""
@@ -339,6 +346,10 @@ class _GuardServer(_RegistryServer):
         if note and not result.is_error:
             result.content.append(mcp_types.TextContent(text=note))
         return result
+
+    def _listed(self, name: str) -> bool:
+        """Whether the upstream's last listing holds ``name`` (withheld or not)."""
+        return name in self._session._imported or name in self._refused
 
     def _write(self, ctx: ServerRequestContext[Any, Any], method: str, params: Any, result: Any) -> None:
         """With --record: the request and its result, as JSON-RPC lines ``toolreg replay`` reads."""
