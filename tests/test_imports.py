@@ -35,21 +35,31 @@ import json, sys
 import toolreg
 imported = sorted(sys.modules)
 errors = toolreg.validate({"type": "object", "required": ["when"]}, {})
-valid = toolreg.compile({"properties": {"when": {"format": "date"}}}, assert_formats=True).validate(
+bad_date = toolreg.compile({"properties": {"when": {"format": "date"}}}, assert_formats=True).validate(
     {"when": "2024-02-30"}
 )
-print(json.dumps([imported, sorted(sys.modules), [e.keyword for e in errors], [e.keyword for e in valid]]))
+validated = sorted(sys.modules)
+registry = toolreg.ToolRegistry()
+registry.register("echo", {"type": "object", "additionalProperties": False}, lambda: "done")
+called = registry.call("echo", {}).output
+keywords = [[error.keyword for error in errors], [error.keyword for error in bad_date]]
+print(json.dumps([imported, validated, *keywords, sorted(sys.modules), called]))
 """
 
 
-def test_import_toolreg_and_a_validation_leave_the_rest_unimported():
+def test_import_toolreg_a_validation_and_a_sync_call_leave_the_rest_unimported():
     done = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, check=True)
-    imported, after_validating, keywords, formats_found = json.loads(done.stdout)
+    imported, after_validating, keywords, formats_found, after_calling, called = json.loads(done.stdout)
     assert "toolreg._jsonschema.validator" in imported
     for modules in (imported, after_validating):
         present = [name for name in NOT_IMPORTED if name in modules]
         assert present == []
     assert keywords == ["required"] and formats_found == ["format"]
+    # A registry called from sync code has no use for the event loop, nor for pydantic or the MCP SDK.
+    assert "toolreg._calls" in after_calling and called == "done"
+    assert [
+        name for name in ("asyncio", "concurrent.futures", "pydantic", "mcp") if name in after_calling
+    ] == []
 
 
 def test_every_public_name_resolves_and_is_listed():

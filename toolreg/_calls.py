@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import difflib
@@ -15,7 +14,7 @@ import time
 import traceback
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._errors import (
     InvalidArgumentsError,
@@ -31,6 +30,12 @@ from ._jsonschema.pointer import Place, place_pointer
 from ._jsonschema.validator import Validator, checked_schema
 from ._registry import Registry, ToolRecord
 from ._repair import Repair, repair_arguments, repair_note
+
+# asyncio, with the thread pools and sockets it brings (about 25 ms to import), is imported where a
+# coroutine is run or awaited, where it is loaded already or about to be: a registry called from sync
+# code never pays for it.
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["RetryPolicy", "CallResult", "Caller", "Workers", "STEPS", "DEFAULT_MAX_THREADS"]
 
@@ -251,6 +256,8 @@ def _run_anywhere(handler: Callable[..., Any], args: Mapping[str, Any]) -> _Ran:
     that thread nothing but the handler can raise, so every exception is its result."""
     try:
         if inspect.iscoroutinefunction(handler):
+            import asyncio
+
             return _Ran(asyncio.run(handler(**args)))
         return _Ran(handler(**args))
     except BaseException as error:
@@ -260,6 +267,8 @@ def _run_anywhere(handler: Callable[..., Any], args: Mapping[str, Any]) -> _Ran:
 async def _awaited(handler: Callable[..., Any], args: Mapping[str, Any]) -> _Ran:
     """Await an async handler; every exception it raises is its result, except a cancellation of
     the task that awaits it (the caller's, or a timeout's), and a KeyboardInterrupt, which stop it."""
+    import asyncio
+
     try:
         return _Ran(await handler(**args))
     except asyncio.CancelledError as error:
@@ -411,6 +420,8 @@ class Caller:
         record = self._record(name, offered, shown)
         if isinstance(record, CallResult):
             return record
+        import asyncio
+
         loop = asyncio.get_running_loop()
         checked: asyncio.Future[_Ran] = loop.create_future()
         sync = not inspect.iscoroutinefunction(record.handler)
@@ -526,6 +537,8 @@ class Caller:
         """One try on the event loop: an async handler is awaited, a sync one runs in a worker thread
         (``started``: already running there, after the check). A cancellation of the caller
         propagates; the handler is cancelled or, in a thread, abandoned."""
+        import asyncio
+
         handler, args, timeout_ms = tries.record.handler, tries.args, tries.timeout_ms
         if inspect.iscoroutinefunction(handler):
             if timeout_ms is None:
