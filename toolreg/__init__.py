@@ -20,10 +20,10 @@ from ._jsonschema.schema import check_schema
 from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile
 from ._version import __version__ as __version__
 
-# Validating needs only the names imported above. These come from modules it does not need (the calling layer
-# with asyncio and threads, the providers, the catalog lifecycle, pydantic's bridge, the wording of
-# errors for a model), each imported at the first use of one of its names, so that `import toolreg`
-# costs about what validating needs.
+# Validating needs only the names imported above. These come from modules it does not need (the
+# registry and the calling layer with its threads, the providers, the catalog lifecycle, pydantic's
+# bridge, the wording of errors for a model), each imported at the first use of one of its names, so
+# that `import toolreg` costs about what validating needs.
 _LAZY = {
     "normalize_bfcl": "_bfcl",
     "CallResult": "_calls",
