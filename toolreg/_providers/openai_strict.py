@@ -302,9 +302,10 @@ def absent_nulls(schema: Any, args: Any, limits: Limits = DEFAULT_LIMITS) -> Any
     :class:`NullsPastBudget`, carrying the ``limit`` error to answer with: a union of 1,000 objects
     with open properties over 100,000 properties would take a hundred million lookups.
     """
-    values = survey(args, limits.max_depth)[1]
-    left = [budget(limits, values)]
-    return _absent(schema, [((), schema)], args, limits.max_depth, {}, left, (limits, values))
+    if limits.max_depth <= 0 or not isinstance(args, (dict, list)):
+        return args
+    reading = _Reading(schema, limits, survey(args, limits.max_depth)[1])
+    return _absent(reading, reading.places([((), schema)]), args, limits.max_depth)
 
 
 class NullsPastBudget(ToolregError, ValueError):
@@ -321,75 +322,126 @@ class NullsPastBudget(ToolregError, ValueError):
         self.error = ValidationError("", "", "limit", message, {"limit": steps})
 
 
-def _spend(left: list[int], steps: int, over: tuple[Limits, int]) -> None:
-    left[0] -= steps
-    if left[0] < 0:
-        raise NullsPastBudget(*over)
+class _Places:
+    """The schemas that may apply at one set of places, and what is read of them once however many
+    values stand there: the schemas naming each property, those giving the other names a schema
+    (additionalProperties), whether a null of a property may be left out, and the places below each
+    property and each item."""
 
+    __slots__ = ("applying", "naming", "others", "optional", "below", "items", "prefix")
 
-# The schemas that may apply at one place, and by each property name those of them that name it, and
-# those that give the other names a schema (additionalProperties).
-_Applying = tuple[
-    list[tuple[_Location, dict[str, Any]]],
-    dict[str, list[tuple[_Location, dict[str, Any]]]],
-    list[tuple[_Location, dict[str, Any]]],
-]
-
-
-def _absent(
-    root: Any,
-    places: list[tuple[_Location, Any]],
-    value: Any,
-    depth_left: int,
-    known: dict[Any, _Applying],
-    left: list[int],
-    over: tuple[Limits, int],
-) -> Any:
-    if depth_left <= 0 or not isinstance(value, (dict, list)):
-        return value
-    _spend(left, len(places), over)
-    key = tuple(location for location, _ in places)
-    found = known.get(key)
-    if found is None:
-        applying = _applying(root, places)
-        _spend(left, len(applying), over)
-        naming: dict[str, list[tuple[_Location, dict[str, Any]]]] = {}
+    def __init__(self, applying: list[tuple[_Location, dict[str, Any]]]) -> None:
+        self.applying = applying
+        self.naming: dict[Any, list[tuple[_Location, dict[str, Any]]]] = {}
         for here, schema in applying:
             for name in _property_names(schema):
-                naming.setdefault(name, []).append((here, schema))
-        others = [
+                self.naming.setdefault(name, []).append((here, schema))
+        self.others = [
             (here, schema)
             for here, schema in applying
             if isinstance(schema.get("additionalProperties"), dict)
         ]
-        found = known[key] = (applying, naming, others)
-    applying, naming, others = found
+        self.optional: dict[Any, bool] = {}
+        self.below: dict[Any, _Places] = {}
+        self.items: dict[int, _Places] = {}
+        # Past the longest prefixItems (or tuple items), every index has the same places below.
+        self.prefix = max((len(_prefix_of(schema)) for _, schema in applying), default=0)
+
+
+def _prefix_of(schema: dict[str, Any]) -> list[Any]:
+    prefix = schema.get("items") if isinstance(schema.get("items"), list) else schema.get("prefixItems")
+    return prefix if isinstance(prefix, list) else []
+
+
+# Where the places below a property none of the schemas names are kept (no name is this object).
+_UNNAMED = object()
+
+
+class _Reading:
+    """One reading of a call: the schema, what is read of each set of places (by their locations),
+    and the steps left of its budget."""
+
+    __slots__ = ("root", "known", "left", "over")
+
+    def __init__(self, root: Any, limits: Limits, values: int) -> None:
+        self.root = root
+        self.known: dict[tuple[_Location, ...], _Places] = {}
+        self.left = budget(limits, values)
+        self.over = (limits, values)
+
+    def spend(self, steps: int) -> None:
+        self.left -= steps
+        if self.left < 0:
+            raise NullsPastBudget(*self.over)
+
+    def places(self, places: list[tuple[_Location, Any]]) -> _Places:
+        """What applies at ``places``, read once for each set of them."""
+        self.spend(len(places))
+        key = tuple(location for location, _ in places)
+        found = self.known.get(key)
+        if found is None:
+            applying = _applying(self.root, places)
+            self.spend(len(applying))
+            found = self.known[key] = _Places(applying)
+        return found
+
+    def optional(self, at: _Places, name: Any) -> bool:
+        """Whether a null given for ``name`` there means it was left out: some schema names it and
+        none requires it."""
+        if name not in at.naming:
+            return False
+        found = at.optional.get(name)
+        if found is None:
+            named = at.naming[name]
+            self.spend(len(named))
+            required = any(name in _required(schema) for _, schema in named)
+            found = at.optional[name] = bool(named) and not required
+        return found
+
+    def below(self, at: _Places, name: Any) -> _Places:
+        """The places of the value of the property ``name``: where a schema names it, else its
+        additionalProperties (the same for every name none names)."""
+        key = name if name in at.naming else _UNNAMED
+        found = at.below.get(key)
+        if found is None:
+            named = at.naming.get(name, [])
+            self.spend(len(named) + len(at.others))
+            places = [(here + ("properties", name), schema["properties"][name]) for here, schema in named]
+            places += [
+                (here + ("additionalProperties",), schema["additionalProperties"])
+                for here, schema in at.others
+                if not _named(schema, name)
+            ]
+            found = at.below[key] = self.places(places)
+        return found
+
+    def item(self, at: _Places, index: int) -> _Places:
+        """The places of the item at ``index``."""
+        shared = min(index, at.prefix)
+        found = at.items.get(shared)
+        if found is None:
+            self.spend(len(at.applying))
+            found = at.items[shared] = self.places(_at_index(at.applying, index))
+        return found
+
+
+def _absent(reading: _Reading, at: _Places, value: Any, depth_left: int) -> Any:
     deeper = depth_left > 1  # else the values below are given back as they are
     if isinstance(value, dict):
         kept: dict[Any, Any] = {}
         for name, item in value.items():
-            named = naming.get(name, [])
-            _spend(left, 1 + len(named), over)
-            if item is None and named and all(name not in _required(schema) for _, schema in named):
+            reading.spend(1)
+            if item is None and reading.optional(at, name):
                 continue
-            if not (deeper and isinstance(item, (dict, list))):
-                kept[name] = item
-                continue
-            _spend(left, len(others), over)
-            below = [(here + ("properties", name), schema["properties"][name]) for here, schema in named]
-            below += [
-                (here + ("additionalProperties",), schema["additionalProperties"])
-                for here, schema in others
-                if not _named(schema, name)
-            ]
-            kept[name] = _absent(root, below, item, depth_left - 1, known, left, over)
+            if deeper and isinstance(item, (dict, list)):
+                item = _absent(reading, reading.below(at, name), item, depth_left - 1)
+            kept[name] = item
         return kept
     result = []
     for index, item in enumerate(value):
-        _spend(left, 1, over)
+        reading.spend(1)
         if deeper and isinstance(item, (dict, list)):
-            _spend(left, len(applying), over)
-            item = _absent(root, _at_index(applying, index), item, depth_left - 1, known, left, over)
+            item = _absent(reading, reading.item(at, index), item, depth_left - 1)
         result.append(item)
     return result
 
