@@ -93,9 +93,15 @@ WORDS_SIZE = Pattern(WORDS).size
          2 + search_steps(len(LONG), WORDS_SIZE) + search_steps(9000, WORDS_SIZE)),
         ({"contains": {"pattern": WORDS}}, [LONG, 1], 2 + search_steps(len(LONG), WORDS_SIZE)),
         ({"unevaluatedProperties": False, "properties": {"p": {"pattern": WORDS}}}, {"p": LONG}, None),
+        # patternProperties searches the names: their length counts too.
+        ({"patternProperties": {WORDS: {}}}, {LONG: 1, "ab" * 4500: 2},
+         2 + search_steps(len(LONG) + 9000, WORDS_SIZE)),
+        ({"patternProperties": {WORDS: {}}, "additionalProperties": False}, {LONG: 1},
+         2 * (1 + search_steps(len(LONG), WORDS_SIZE))),
+        ({"patternProperties": {WORDS: {}}, "unevaluatedProperties": False}, {LONG: 1}, None),
     ],
     ids=["uncounted", "uncounted-property", "uncounted-items", "counted", "propertyNames", "contains",
-         "unevaluated"],
+         "unevaluated", "patternProperties", "patternProperties-additional", "patternProperties-unevaluated"],
 )  # fmt: skip
 def test_both_paths_spend_the_same_steps_on_searches(schema, instance, steps, monkeypatch):
     spent = spends(schema, instance)

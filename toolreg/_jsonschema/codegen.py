@@ -303,9 +303,12 @@ class _Generator:
         # Whether the code counts work steps: only where the reference walk could spend more than the
         # allowance for each value (see work.within_allowance); elsewhere its budget never runs out.
         # (Searching a long text spends more than that bound takes a search to: the code guards the
-        # searches it writes, and counts where a reference check it calls may search.)
-        self.counts = not within_allowance(compiled) or (
-            "pattern" in compiled.used and not _SUBSCHEMAS_HANDED_OVER.isdisjoint(compiled.used)
+        # searches it writes, and counts where a reference check it calls may search, as
+        # patternProperties's searches of the names do.)
+        self.counts = (
+            not within_allowance(compiled)
+            or "patternProperties" in compiled.used
+            or ("pattern" in compiled.used and not _SUBSCHEMAS_HANDED_OVER.isdisjoint(compiled.used))
         )
         # Whether its errors are Findings: where it counts; wherever a value may be applied more than
         # one schema, whose branches need lists of their own; and wherever it hands values to

@@ -46,7 +46,7 @@ class Limits:
     for each name ``required`` or ``dependentRequired`` finds missing; and each search of a pattern,
     or test of an asserted ``format``, one for each 2,048 characters of its text times the size of
     its program, in instructions (``regex.search_steps``; a format's test is run once for each string
-    however often it applies).
+    however often it applies; ``patternProperties``'s searches of the names alike).
     Both paths spend them at the same places. A ``$ref`` graph that branches at every step, or a
     thousand branches each going through a long array, would otherwise take time exponential in, or
     the product of, the schema's size and the instance's.

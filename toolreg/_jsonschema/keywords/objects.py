@@ -10,6 +10,7 @@ from ..errors import ValidationError, Words, deferred_error, freeze
 from ..evaluated import Note
 from ..findings import Check, Evaluated, Place, spend
 from ..pointer import InstanceKey
+from ..regex import search_steps
 from ..sites import Reading, Site, pattern_of
 from ..wording import NAMES_SHOWN, extra_words, show_within
 from .arrays import size_bound
@@ -104,20 +105,23 @@ def _additional_properties(value: Any, site: Site) -> Check:
     named = site.schema.get("properties")
     known = frozenset(named) if isinstance(named, dict) else frozenset()
     patterned = site.schema.get("patternProperties")
-    searches = (
-        [site.compiler.pattern_and_risk(source)[0].search for source in patterned]
+    patterns = (
+        [site.compiler.pattern_and_risk(source)[0] for source in patterned]
         if isinstance(patterned, dict)
         else []
     )
+    searches = [pattern.search for pattern in patterns]
+    sizes = sum(pattern.size for pattern in patterns)
 
     def extra_names(instance: dict[str, Any], errors: list[ValidationError]) -> list[str]:
-        # One step for each pattern that may be tried on each name, spent before they are tried; then
-        # one for each name it applies to or reports. (A name it knows costs a lookup, and an object of
-        # known names is no longer than the schema's list of them.)
+        # One step for each pattern that may be tried on each name, and what searching the names
+        # costs in their length (see names_searched), spent before they are tried; then one for each
+        # name it applies to or reports. (A name it knows costs a lookup, and an object of known names
+        # is no longer than the schema's list of them.)
         if not searches:
             extra = [name for name in instance if name not in known]
         else:
-            spend(errors, len(searches) * len(instance))
+            spend(errors, len(searches) * len(instance) + names_searched(instance, sizes))
             extra = [
                 name
                 for name in instance
@@ -148,6 +152,13 @@ def _additional_properties(value: Any, site: Site) -> Check:
 # What each missing name of required or dependentRequired costs: an error each, and a long list makes
 # many of each small object, so each is worth two steps (an error holds about 150 bytes).
 MISSING_STEPS = 2
+
+
+def names_searched(instance: dict[str, Any], sizes: int) -> int:
+    """The steps of searching every name of ``instance`` with patterns whose sizes add up to
+    ``sizes`` (see ``regex.search_steps``), reckoned on the names' length together: a search of a
+    long name costs its length, as a ``pattern``'s of a long string does."""
+    return search_steps(sum(map(len, instance)), sizes)
 
 
 def _additional_properties_accepts(
@@ -198,15 +209,18 @@ def _pattern_properties(value: Any, site: Site) -> Check:
     """Each property whose name matches a pattern (a search) matches that pattern's schema."""
     if not isinstance(value, dict):
         site.refuse("must be an object mapping ECMA-262 patterns to schemas")
+    patterns = [pattern_of(source, site, source) for source in value]
     children = [
-        (pattern_of(source, site, source).search, site.subschema(schema, source))
-        for source, schema in value.items()
+        (pattern.search, site.subschema(schema, source))
+        for pattern, (source, schema) in zip(patterns, value.items(), strict=True)
     ]
+    sizes = sum(pattern.size for pattern in patterns)
 
     def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            # One step for each pattern tried on each name, spent before they are tried.
-            spend(errors, len(children) * len(instance))
+            # One step for each pattern tried on each name, and what the searches cost in the names'
+            # length, spent before they are tried.
+            spend(errors, len(children) * len(instance) + names_searched(instance, sizes))
             for search, child in children:
                 for name, item in instance.items():
                     if search(name):
@@ -259,13 +273,13 @@ def _named_properties(site: Site) -> Note:
 
 
 def _patterned_properties(site: Site) -> Note:
-    searches = [site.compiler.pattern_and_risk(source)[0].search for source in site.value]
+    patterns = [site.compiler.pattern_and_risk(source)[0] for source in site.value]
 
     def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
-            for search in searches:
-                spend(errors, len(instance))
-                notes.found.update(name for name in instance if search(name))
+            for pattern in patterns:
+                spend(errors, len(instance) + names_searched(instance, pattern.size))
+                notes.found.update(name for name in instance if pattern.search(name))
 
     return note
 
