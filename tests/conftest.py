@@ -1,4 +1,5 @@
 import gc
+import inspect
 import os
 import sys
 
@@ -64,7 +65,8 @@ def untraced(function, *args):
 def pytest_pyfunc_call(pyfuncitem):
     handle = getattr(pyfuncitem.obj, "hypothesis", None)
     tracer = _coverage_tracer()
-    if handle is None or tracer is None:
+    # An async body is left to the plugin that runs it (anyio's wraps inner_test in its event loop).
+    if handle is None or tracer is None or inspect.iscoroutinefunction(handle.inner_test):
         return (yield)
     body = handle.inner_test
 
