@@ -158,6 +158,11 @@ def test_a_format_is_tested_once_for_each_string_however_often_it_applies(monkey
     assert validator.validate("ab") == [] and len(calls) == 22  # a short one is tested each time
     # Its steps are spent once: 40 for the branches and the $refs, and those of one test.
     assert spends(schema, text, assert_formats=True) == 40 + search_steps(len(text), 64)
+    # A caller's own list of errors has no memo: the test runs each time.
+    found: list = []
+    before = len(calls)
+    compile_schema(schema, assert_formats=True).checks[""](text, (), found)
+    assert found == [] and len(calls) == before + 20
 
 
 def test_both_paths_spend_the_same_steps_on_a_format(monkeypatch):
@@ -279,6 +284,7 @@ def test_reading_nulls_as_absent_past_its_budget_is_one_limit_error():
     roomy = toolreg.ToolRegistry()
     roomy.register("t", wide_union(40, names), accept_any)
     assert roomy.arguments("t", call) == {name: {} for name in names}
+    assert roomy.arguments("t", "not an object") == "not an object"  # validation answers for it
 
 
 def test_reading_nulls_as_absent_reads_what_applies_at_a_place_once():
