@@ -244,3 +244,141 @@ def test_output_is_pure():
     first = validator.output(instance, "verbose")
     assert validator.output(instance, "verbose") == first
     assert instance == {"a": [2]} and validator.schema == schema
+
+
+# The keywords below are reached by the official output cases too, which a clone without the suite
+# skips: each is checked here on a schema small enough to read the expected units off by hand.
+DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema"
+
+
+def _errors_at(output):
+    return [(unit["keywordLocation"], unit["instanceLocation"]) for unit in output["errors"]]
+
+
+def test_then_and_else_apply_as_the_condition_goes_and_if_itself_never_fails():
+    validator = toolreg.compile(
+        {"if": {"type": "integer"}, "then": {"minimum": 0}, "else": {"type": "string"}}
+    )
+    assert _errors_at(validator.output(-1)) == [("/then/minimum", "")]
+    assert _errors_at(validator.output(True)) == [("/else/type", "")]
+    assert validator.output(1)["valid"] is True and validator.output("x")["valid"] is True
+
+
+def test_dependent_schemas_apply_only_for_a_present_name_of_an_object():
+    validator = toolreg.compile({"dependentSchemas": {"a": {"required": ["b"]}}})
+    assert _errors_at(validator.output({"a": 1})) == [("/dependentSchemas/a/required", "")]
+    assert validator.output({"b": 1})["valid"] is True and validator.output([])["valid"] is True
+
+
+def test_a_false_subschema_is_its_own_error_in_every_form():
+    validator = toolreg.compile({"properties": {"x": False}})
+    assert _errors_at(validator.output({"x": 1})) == [("/properties/x", "/x")]
+    (unit,) = validator.output({"x": 1}, "hierarchical")["details"]
+    assert unit["evaluationPath"] == "/properties/x" and list(unit["errors"]) == ["false"]
+
+
+def test_an_asserted_format_that_passes_is_annotated_with_its_name():
+    output = toolreg.compile({"format": "email"}).output("a@example.com")
+    assert [(unit["keywordLocation"], unit["annotation"]) for unit in output["annotations"]] == [
+        ("/format", "email")
+    ]
+
+
+def test_one_of_matched_twice_fails_at_one_of():
+    output = toolreg.compile({"oneOf": [{"type": "integer"}, {"minimum": 0}]}).output(1, "detailed")
+    assert output["valid"] is False
+    assert [unit["keywordLocation"] for unit in output["errors"]] == ["/oneOf"]
+
+
+def test_property_names_judges_each_name():
+    validator = toolreg.compile({"propertyNames": {"maxLength": 2}})
+    assert [unit["keywordLocation"] for unit in validator.output({"abc": 1, "ab": 2})["errors"]] == [
+        "/propertyNames/maxLength"
+    ]
+    assert validator.output({"ab": 1})["valid"] is True
+
+
+def test_additional_properties_leaves_out_the_names_a_pattern_covers():
+    validator = toolreg.compile({"patternProperties": {"^a": {}}, "additionalProperties": False})
+    assert _errors_at(validator.output({"ab": 1, "c": 1})) == [("/additionalProperties", "")]
+    assert validator.output({"ab": 1, "abc": 2})["valid"] is True
+
+
+def test_2019_09_items_array_and_additional_items():
+    validator = toolreg.compile(
+        {"$schema": DRAFT_2019, "items": [{"type": "integer"}], "additionalItems": {"type": "string"}}
+    )
+    assert _errors_at(validator.output([1, 2])) == [("/additionalItems/type", "/1")]
+    found = [
+        (unit["keywordLocation"], unit["annotation"]) for unit in validator.output([1, "a"])["annotations"]
+    ]
+    assert found == [("/items", 0), ("/additionalItems", True)]
+    # Without an items array beside it, additionalItems speaks of nothing.
+    assert toolreg.compile({"$schema": DRAFT_2019, "additionalItems": False}).output([1, 2])["valid"] is True
+
+
+def test_draft_07_items_schema_applies_to_every_item():
+    validator = toolreg.compile(
+        {"$schema": "http://json-schema.org/draft-07/schema#", "items": {"type": "integer"}}
+    )
+    assert _errors_at(validator.output([1, "a"])) == [("/items/type", "/1")]
+
+
+def test_2019_09_contains_fails_with_no_match():
+    validator = toolreg.compile({"$schema": DRAFT_2019, "contains": {"const": 2}})
+    assert validator.output([1, 2])["valid"] is True
+    assert _errors_at(validator.output([1])) == [("/contains", "")]
+
+
+def test_2019_09_recursive_ref_follows_the_recursive_anchor():
+    schema = {
+        "$schema": DRAFT_2019,
+        "$recursiveAnchor": True,
+        "type": "object",
+        "properties": {"kid": {"$recursiveRef": "#"}},
+    }
+    validator = toolreg.compile(schema)
+    assert _errors_at(validator.output({"kid": 1})) == [("/properties/kid/$recursiveRef/type", "/kid")]
+    assert validator.output({"kid": {"kid": {}}})["valid"] is True
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance", "valid"),
+    [
+        ({"prefixItems": [{}, {}], "unevaluatedItems": False}, [1], True),  # prefixItems' index annotation
+        ({"prefixItems": [{}], "unevaluatedItems": False}, [1, 2], False),
+        ({"allOf": [{"contains": {"const": 1}}], "unevaluatedItems": False}, [1, 1], True),  # contains' list
+        ({"allOf": [{"contains": {"const": 1}}], "unevaluatedItems": False}, [1, 2], False),
+        ({"allOf": [{"items": True}], "unevaluatedItems": False}, [1, 2], True),  # items' true
+        ({"allOf": [{"items": {"type": "integer"}}, {}], "unevaluatedItems": False}, [1, "a"], False),
+    ],
+)
+def test_unevaluated_items_reads_what_the_passing_keywords_evaluated(schema, instance, valid):
+    output = toolreg.compile(schema).output(instance)
+    assert output["valid"] is valid
+    assert toolreg.compile(schema).is_valid(instance) is valid
+    if not valid:
+        assert "/unevaluatedItems" in [unit["keywordLocation"] for unit in output["errors"]]
+
+
+def test_unevaluated_properties_ignores_a_failing_keyword():
+    validator = toolreg.compile({"properties": {"a": {"type": "string"}}, "unevaluatedProperties": False})
+    assert _errors_at(validator.output({"a": 1})) == [
+        ("/properties/a/type", "/a"),
+        ("/unevaluatedProperties", ""),
+    ]
+    assert validator.output({"a": "x"})["valid"] is True
+
+
+def test_2019_09_recursive_ref_without_the_anchor_stays_where_it_points():
+    validator = toolreg.compile(
+        {"$schema": DRAFT_2019, "type": "object", "properties": {"kid": {"$recursiveRef": "#"}}}
+    )
+    (unit,) = validator.output({"kid": 1})["errors"]
+    assert unit["keywordLocation"] == "/properties/kid/$recursiveRef/type"
+    assert unit["absoluteKeywordLocation"].endswith("#/type")
+    assert validator.output({"kid": {}})["valid"] is True
+
+
+def test_prefix_items_on_an_empty_array_annotates_nothing():
+    assert toolreg.compile({"prefixItems": [{}]}).output([])["annotations"] == []
