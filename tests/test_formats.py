@@ -117,3 +117,32 @@ def test_a_meta_schema_with_the_format_assertion_vocabulary_turns_it_on():
 def test_long_hostile_strings_get_an_answer(name, text):
     # Each test is a fullmatch with no two ways to match one place: these answer at once.
     assert FORMATS[name](text) is False
+
+
+# Cases the official suite's optional/format files reach too, each checked against its RFC, so that a
+# clone without the suite still covers them.
+@pytest.mark.parametrize(
+    ("name", "text", "valid"),
+    [
+        ("time", "24:00:00Z", False),  # RFC 3339: time-hour is 00-23
+        ("time", "12:60:00Z", False),
+        ("time", "12:00:00+24:00", False),  # an offset's hour is 00-23 too
+        ("hostname", "ab--c.example", False),  # RFC 5891 4.2.3.1: "--" in the 3rd and 4th places
+        ("hostname", "xn--99999999999999.com", False),  # an A-label whose Punycode does not decode
+        ("email", "joe@[127.0.0.1]", True),  # RFC 5321 4.1.3: address literals
+        ("email", "joe@[IPv6:::1]", True),
+        ("email", "joe@[300.0.0.1]", False),
+        ("email", "joe@[IPv6:1:2]", False),
+        ("ipv6", "12345::", False),  # a group of more than four hex digits
+        ("uri", "http://[::1]:80/", True),  # RFC 3986 3.2.2: an IP-literal, then a port
+        ("uri", "http://[v1.x]/", True),  # IPvFuture
+        ("uri", "http://[::1]x/", False),  # after the bracket, only a port or the path
+        ("uri", "http://[::1/", False),  # no closing bracket
+        ("uri", "http://[::1]:8a/", False),  # a port is digits
+        ("uri", "http://us^er@example.com/", False),  # "^" is not allowed in userinfo
+        ("uri", "http://user:pw@example.com/", True),
+    ],
+)
+def test_format_edges_each_rfc_decides(name, text, valid):
+    assert FORMATS[name](text) is valid
+    assert toolreg.compile({"format": name}, assert_formats=True).is_valid(text) is valid
