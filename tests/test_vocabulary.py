@@ -643,3 +643,32 @@ def test_a_keyword_the_fast_path_claims_finds_what_the_reference_walk_finds(name
 # Keywords that never fail in a schema of their own: annotations here, or applied by a sibling.
 NEVER_FAILS_ALONE = {"$id", "$anchor", "$dynamicAnchor", "$vocabulary", "format", "$defs", "definitions"}
 NEVER_FAILS_ALONE |= {"minContains", "maxContains", "if", "then", "else"}
+
+
+# Two draft-07 spellings the official suite's draft7 files reach too, checked here for a clone without it.
+def test_draft_07_id_fragment_is_an_anchor_a_ref_finds():
+    validator = toolreg.compile(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "properties": {"x": {"$ref": "#foo"}},
+            "definitions": {"a": {"$id": "#foo", "type": "integer"}},
+        }
+    )
+    assert validator.is_valid({"x": 1})
+    assert [(error.path, error.keyword) for error in validator.validate({"x": "s"})] == [("/x", "type")]
+
+
+def test_draft_07_dependencies_takes_a_schema_or_a_list_of_names():
+    validator = toolreg.compile(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "dependencies": {"a": {"required": ["b"]}, "c": ["d"]},
+        }
+    )
+    assert (
+        validator.is_valid({"a": 1, "b": 2})
+        and validator.is_valid({"c": 1, "d": 2})
+        and validator.is_valid([])
+    )
+    assert [error.keyword for error in validator.validate({"a": 1})] == ["required"]
+    assert [error.keyword for error in validator.validate({"c": 1})] == ["dependencies"]
