@@ -1269,3 +1269,22 @@ def test_values_too_large_to_build_stop_the_proof_instead(monkeypatch):
         three, obj({"l": {"type": "array", "prefixItems": [{"type": "integer", "minimum": 0}] * 3}})
     )
     assert section.verdict == "unknown" and section.findings[0].keyword == "prefixItems"
+
+
+# Two shapes the real catalog history reaches too, checked here for a clone without it.
+def test_dropping_null_from_a_type_list_is_breaking_with_null_as_the_witness():
+    section = compared(
+        obj({"a": {"type": ["null", "boolean"]}}, ["a"]), obj({"a": {"type": "boolean"}}, ["a"])
+    )
+    assert section.verdict == "breaking"
+    assert [(finding.rule, finding.witness) for finding in section.findings] == [("type", {"a": None})]
+
+
+def test_a_search_that_finds_nothing_counts_its_draws_and_leaves_the_verdict_unknown():
+    old = obj({"l": {"type": "array", "contains": {"type": "integer"}}}, ["l"])
+    new = obj(
+        {"l": {"type": "array", "contains": {"type": "integer"}, "items": {"not": {"const": 1.5}}}}, ["l"]
+    )
+    section = compared(old, new, search=2, seed=1)
+    assert section.verdict == "unknown" and section.searched == 2
+    assert [(finding.kind, finding.rule) for finding in section.findings] == [("unknown", "not")]
