@@ -226,9 +226,16 @@ class _GuardServer(_RegistryServer):
         self._withheld: dict[str, str] = {}  # the upstream's names the guard will not list nor call
         self._refused: set[str] = set()  # the upstream's names toolreg refused (passed with --pass-refused)
         self._upstream_gone = False
+        # Held while a re-listing decides what the client sees: its import announces the change to the
+        # client before it ends, and the client's listing that follows must wait for the new view.
+        self._relisting = anyio.Lock()
 
     async def relist(self) -> None:
         """List the upstream's tools again, check them, and decide what the client sees."""
+        async with self._relisting:
+            await self._relist()
+
+    async def _relist(self) -> None:
         report = await self._session.refresh()
         refused = {refusal.name: _refusal_reason(refusal) for refusal in report.refused}
         listed = self._session.listed
@@ -285,10 +292,11 @@ class _GuardServer(_RegistryServer):
     ) -> mcp_types.ListToolsResult:
         if self._session._stale:  # the upstream said its tools changed
             await self.relist()
-        withheld = [{"name": name, "reason": reason} for name, reason in self._withheld.items()]
-        result = mcp_types.ListToolsResult(
-            tools=self._tools, _meta={WITHHELD_META: withheld} if withheld else None
-        )
+        async with self._relisting:
+            withheld = [{"name": name, "reason": reason} for name, reason in self._withheld.items()]
+            result = mcp_types.ListToolsResult(
+                tools=self._tools, _meta={WITHHELD_META: withheld} if withheld else None
+            )
         self._write(
             ctx,
             "tools/list",
