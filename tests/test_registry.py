@@ -161,7 +161,8 @@ def test_unknown_names(registry):
 def test_public_api():
     assert set(toolreg.__all__) == {
         "ToolRegistry", "ToolRecord", "Ok", "ValidationError", "Validator", "validate", "compile",
-        "check_schema", "Limits", "format_errors", "FormattedErrors", "import_mcp", "import_openapi", "ImportReport",
+        "check_schema", "Limits", "format_errors", "FormattedErrors", "import_mcp", "import_openapi",
+        "ImportReport",
         "normalize_bfcl", "repair", "Repair", "replay", "ReplayReport", "diff", "CatalogDiff", "ToolDiff",
         "SchemaDiff", "Finding", "TextChange", "CatalogError", "DiffError",
         "ToolregError", "SchemaError", "DuplicateToolError", "InvalidToolNameError", "ExportError",
