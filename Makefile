@@ -44,7 +44,7 @@ test: $(STAMP)
 	test $$tests -eq 0 && test $$linted -eq 0
 
 # The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs, the same two workers;
-# about 20 seconds (one worker took 30).
+# 40 to 55 seconds on 2 cores today, against a target of 30.
 quick: $(STAMP)
 	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal -m "not slow"
 
