@@ -15,6 +15,8 @@ import re
 import sys
 from pathlib import Path
 
+from toolreg._jsonschema.regex_syntax import merged_ranges
+
 __all__ = ["PROPERTIES", "DEFAULT_DATA", "OUT", "read", "module_text"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,17 +49,7 @@ def read(text: str) -> tuple[str, dict[str, list[tuple[int, int]]]]:
             raise ValueError(f"line {number} is not '<code points> ; <property> # ...': {line[:80]!r}")
         low = int(parsed.group(1), 16)
         found[parsed.group(3)].append((low, int(parsed.group(2) or parsed.group(1), 16)))
-    return version.group(1), {name: _merged(ranges) for name, ranges in found.items()}
-
-
-def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    merged: list[tuple[int, int]] = []
-    for low, high in sorted(ranges):
-        if merged and low <= merged[-1][1] + 1:
-            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
-        else:
-            merged.append((low, high))
-    return merged
+    return version.group(1), {name: merged_ranges(ranges) for name, ranges in found.items()}
 
 
 def module_text(version: str, properties: dict[str, list[tuple[int, int]]]) -> str:

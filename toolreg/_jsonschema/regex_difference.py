@@ -112,7 +112,7 @@ def _code_points(sets: _Numbers) -> list[_Ranges]:
         for canonical, property_negated in properties:
             known = _PROPERTY_RANGES[canonical]
             held += syntax.complement(list(known)) if property_negated else known
-        merged = _merged(held)
+        merged = syntax.merged_ranges(held)
         code_points.append(tuple(syntax.complement(merged) if negated else merged))
     return code_points
 
@@ -141,17 +141,6 @@ def _learn(properties: set[str]) -> None:
             characters = every[start:end].decode("utf-8", "surrogatepass")
             runs.append((ord(characters[0]), ord(characters[-1])))
         _PROPERTY_RANGES[text] = tuple(runs)
-
-
-def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``ranges`` sorted, with overlapping and touching ones joined."""
-    merged: list[tuple[int, int]] = []
-    for low, high in sorted(ranges):
-        if merged and low <= merged[-1][1] + 1:
-            merged[-1] = (merged[-1][0], max(high, merged[-1][1]))
-        else:
-            merged.append((low, high))
-    return merged
 
 
 class _Automaton:

@@ -32,6 +32,7 @@ __all__ = [
     "Disjunction",
     "MAX_CODE_POINT",
     "complement",
+    "merged_ranges",
 ]
 
 MAX_CODE_POINT = 0x10FFFF
@@ -610,7 +611,7 @@ class _Parser:
                 ranges.extend(low[0])
                 properties.extend(low[1])
         self.index += 1
-        return CharSet(start, _merged(ranges), properties, negated)
+        return CharSet(start, merged_ranges(ranges), properties, negated)
 
     def class_atom(self) -> int | tuple[list[tuple[int, int]], list[Property]]:
         char = self.source[self.index]
@@ -649,7 +650,7 @@ def _count(digits: str) -> int:
     return HUGE if len(stripped) > 10 else min(int(stripped), HUGE)
 
 
-def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def merged_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``ranges`` sorted, with overlapping and touching ones joined."""
     merged: list[tuple[int, int]] = []
     for low, high in sorted(ranges):
