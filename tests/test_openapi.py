@@ -221,6 +221,25 @@ def test_external_and_dangling_references_are_refused_with_their_pointers():
     )
 
 
+@pytest.mark.parametrize("index", ["²", "01", "-1", "9"])
+def test_a_reference_into_a_list_by_what_is_no_index_there_points_nowhere(index):
+    # RFC 6901: an array index is 0 or digits without a leading zero, ASCII only ("²".isdigit() is
+    # true, and int("²") raised ValueError out of the import).
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "a", "parameters": [{"$ref": f"#/components/x/{index}"}]}}},
+        "components": {"x": [{"name": "q", "in": "query", "schema": {"type": "string"}}]},
+    }
+    tools = toolreg.ToolRegistry()
+    report = toolreg.import_openapi(tools, spec, base_url="http://api.test")
+    assert tools.names() == []
+    assert refusals(report)["a"] == (
+        f"the $ref '#/components/x/{index}' points nowhere",
+        "/paths/~1a/get/parameters/0/$ref",
+    )
+
+
 def test_names_two_places_share_are_prefixed_with_each():
     tools, report, recorder = imported("collisions.json")
     schema = tools.get("replace_document").schema

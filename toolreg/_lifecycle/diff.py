@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .._jsonschema.errors import SchemaError, ToolregError, ValidationError
-from .._jsonschema.pointer import split, to_pointer
+from .._jsonschema.pointer import ARRAY_INDEX, split, to_pointer
 from .._jsonschema.validator import Validator
 from .._jsonschema.values import json_copy, json_key
 from .catalogs import CatalogError, catalog_entries, read_catalog_file
@@ -450,7 +450,7 @@ class _Differ:
 
 
 def _tokens(pointer: str) -> list[str | int]:
-    return [int(token) if token.isdigit() else token for token in split(pointer)]
+    return [int(token) if ARRAY_INDEX.fullmatch(token) else token for token in split(pointer)]
 
 
 def _same_entry(old: _Tool, new: _Tool) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .._jsonschema.errors import ToolregError, ValidationError
-from .._jsonschema.pointer import escape, split
+from .._jsonschema.pointer import ARRAY_INDEX, escape, split
 from .._jsonschema.validator import Validator
 from .._jsonschema.values import json_key
 from .._jsonschema.vocabulary import DEFAULT_DIALECT, DIALECTS, DRAFT_7
@@ -63,7 +63,7 @@ class Document:
         for token in tokens:
             if isinstance(value, dict) and token in value:
                 value = value[token]
-            elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            elif isinstance(value, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(value):
                 value = value[int(token)]
             else:
                 return False, None

@@ -22,7 +22,7 @@ from typing import Any
 
 from .._jsonschema.errors import ToolregError
 from .._jsonschema.limits import Limits
-from .._jsonschema.pointer import split, to_pointer
+from .._jsonschema.pointer import ARRAY_INDEX, split, to_pointer
 
 __all__ = ["Tokens", "Refused", "Rewritten", "Document", "REQUEST", "RESPONSE", "DIALECT_2020_12"]
 
@@ -127,7 +127,7 @@ class Document:
         for token in tokens:
             if isinstance(value, dict) and token in value:
                 value = value[token]
-            elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            elif isinstance(value, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(value):
                 value = value[int(token)]
             else:
                 raise Refused(missing, where)

@@ -21,7 +21,7 @@ from urllib.parse import unquote
 from .._errors import ExportError
 from .._jsonschema.errors import ToolregError, ValidationError
 from .._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, budget
-from .._jsonschema.pointer import split, to_pointer
+from .._jsonschema.pointer import ARRAY_INDEX, split, to_pointer
 from .._jsonschema.values import survey
 from .._jsonschema.vocabulary import keywords
 
@@ -600,7 +600,7 @@ def _resolve(root: Any, ref: str) -> Any:
     for token in tokens:
         if isinstance(target, dict) and token in target:
             target = target[token]
-        elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+        elif isinstance(target, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(target):
             target = target[int(token)]
         else:
             return _MISSING
