@@ -1,6 +1,7 @@
 """The command line: ``toolreg check``, ``toolreg validate`` and ``toolreg export`` on a catalog file,
 ``toolreg serve`` for a module's registry over MCP, ``toolreg replay`` on logs of tool calls,
-``toolreg diff`` on two versions of a catalog, and ``toolreg openapi`` on an OpenAPI document.
+``toolreg diff`` on two versions of a catalog, ``toolreg openapi`` on an OpenAPI document, and
+``toolreg guard`` in front of another MCP server.
 
 Exit codes: 0 valid (or every tool accepted, or nothing for ``diff`` to fail on, or a server that
 stopped: its client left, or Ctrl-C), 1 invalid (or some tool refused, or tools ``export`` cannot
@@ -289,7 +290,8 @@ def _guard(options: argparse.Namespace) -> _Outcome:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolreg",
-        description="Check tool catalogs, validate a call against a tool, export a catalog for a provider.",
+        description="Check, compare and export tool catalogs, validate a call, replay logged calls, "
+        "and serve or guard tools over MCP.",
         epilog="A catalog is an MCP tools/list result, a JSON list of tools (MCP, OpenAI Chat or Responses, "
         "Anthropic, Gemini functionDeclarations), or JSONL with one tool a line; a tool's schema may be "
         "called inputSchema, input_schema, parameters, parametersJsonSchema or schema.",
