@@ -66,8 +66,12 @@ def registered(schema, **options):
 BACKTRACKING = {"limits": {"allow_backtracking_patterns": True}}
 """
 
+# The child caps itself first: a preexec_fn would run Python between fork and exec, which may
+# deadlock the child of a process with threads (pytest's workers have them).
 _CHILD = """
 import json, resource, time
+from bench.hostile_patterns import limit_memory
+limit_memory({cap})
 {prelude}
 {setup}
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -213,7 +217,10 @@ def limit_memory(cap: int = MEMORY_CAP) -> None:
 def run(reproducer: Reproducer, *, cap: int = MEMORY_CAP, timeout: float = TIMEOUT) -> Outcome:
     """``reproducer`` in a fresh child process under ``cap`` bytes of address space."""
     code = _CHILD.format(
-        prelude=_PRELUDE, setup=textwrap.dedent(reproducer.setup), code=textwrap.dedent(reproducer.code)
+        cap=cap,
+        prelude=_PRELUDE,
+        setup=textwrap.dedent(reproducer.setup),
+        code=textwrap.dedent(reproducer.code),
     )
     try:
         done = subprocess.run(
@@ -222,7 +229,6 @@ def run(reproducer: Reproducer, *, cap: int = MEMORY_CAP, timeout: float = TIMEO
             text=True,
             timeout=timeout,
             cwd=_ROOT,
-            preexec_fn=lambda: limit_memory(cap),
             check=False,
         )
     except subprocess.TimeoutExpired:

@@ -18,8 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-from bench.hostile_patterns import limit_memory
-
 _ROOT = Path(__file__).resolve().parent.parent
 CHUNK = 2_000  # patterns for one child
 TEXT_LENGTH = 20_000
@@ -142,7 +140,10 @@ def main() -> None:
     worst, worst_pattern, worst_step = 0.0, "", 0.0
     for chunk in range(options.start, options.patterns, CHUNK):
         seed = options.seed * 1_000_003 + chunk
-        code = f"from tests.guard_fuzz import child; child({seed}, {min(CHUNK, options.patterns - chunk)})"
+        code = (
+            "from bench.hostile_patterns import limit_memory; limit_memory(); "
+            f"from tests.guard_fuzz import child; child({seed}, {min(CHUNK, options.patterns - chunk)})"
+        )
         try:
             done = subprocess.run(
                 [sys.executable, "-c", code],
@@ -150,7 +151,6 @@ def main() -> None:
                 text=True,
                 timeout=options.timeout,
                 cwd=_ROOT,
-                preexec_fn=limit_memory,
                 check=False,
             )
             output, status, errors = done.stdout, done.returncode, done.stderr

@@ -1,10 +1,12 @@
-"""Child processes that answer JSON requests one line at a time, under a memory cap and a time limit.
+"""Child processes that answer JSON requests one line at a time, within a time limit.
 
 A property test sends each example to a child: toolreg itself, so that a crash or a runaway
 allocation fails the example instead of ending the test run, and the oracles (regress, which can
 crash on a random pattern; node's V8, where installed), so that an oracle's crash is counted and
 skipped. ``python -m tests.sandbox toolreg`` and ``python -m tests.sandbox regress`` are the
-Python children.
+Python children; each caps its own address space at MEMORY_CAP before it reads a request. (A
+preexec_fn would run Python between fork and exec, which may deadlock the child of a process with
+threads, as pytest's workers are.)
 """
 
 from __future__ import annotations
@@ -28,24 +30,21 @@ class Sandbox:
     """One child at a time: :meth:`ask` sends a request and returns its answer, or None when the
     child died or did not answer in time (the next request starts a fresh child)."""
 
-    def __init__(self, command: list[str], *, timeout: float, cap: int | None = MEMORY_CAP) -> None:
+    def __init__(self, command: list[str], *, timeout: float) -> None:
         self.command = command
         self.timeout = timeout
-        self.cap = cap
         self.failures = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.buffer = b""
 
     def ask(self, request: Any) -> Any:
         if self.process is None:
-            cap = self.cap
             self.process = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 cwd=_ROOT,
-                preexec_fn=None if cap is None else lambda: limit_memory(cap),
             )
             self.buffer = b""
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -110,7 +109,7 @@ lines.on("line", line => {
 def node_child(*, timeout: float) -> Sandbox | None:
     """V8 as an oracle, or None where node is not installed."""
     node = shutil.which("node")
-    return None if node is None else Sandbox([node, "-e", _NODE_SEARCH], timeout=timeout, cap=None)
+    return None if node is None else Sandbox([node, "-e", _NODE_SEARCH], timeout=timeout)
 
 
 # -- the children --------------------------------------------------------------------------------
@@ -185,6 +184,7 @@ _CHILDREN = {"toolreg": _toolreg, "regress": _regress}
 
 
 def serve(name: str) -> None:
+    limit_memory(MEMORY_CAP)
     answer = _CHILDREN[name]
     for line in sys.stdin:
         print(json.dumps(answer(json.loads(line))), flush=True)

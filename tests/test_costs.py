@@ -401,7 +401,7 @@ for line in sys.stdin:
 
 @pytest.fixture(scope="module")
 def child():
-    sandbox = Sandbox([sys.executable, "-c", CHILD], timeout=60, cap=None)
+    sandbox = Sandbox([sys.executable, "-c", CHILD], timeout=60)
     yield sandbox
     sandbox.close()
 
