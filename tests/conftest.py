@@ -63,8 +63,16 @@ def untraced(function, *args):
 
 @pytest.hookimpl(wrapper=True)
 def pytest_pyfunc_call(pyfuncitem):
-    handle = getattr(pyfuncitem.obj, "hypothesis", None)
     tracer = _coverage_tracer()
+    if tracer is not None and pyfuncitem.get_closest_marker("no_cover") is not None:
+        # pytest-cov's marker, kept here: in xdist's workers its pause stops one of two collectors
+        # and so resumes the other, which goes on tracing the test.
+        sys.settrace(None)
+        try:
+            return (yield)
+        finally:
+            sys.settrace(tracer)
+    handle = getattr(pyfuncitem.obj, "hypothesis", None)
     # An async body is left to the plugin that runs it (anyio's wraps inner_test in its event loop).
     if handle is None or tracer is None or inspect.iscoroutinefunction(handle.inner_test):
         return (yield)

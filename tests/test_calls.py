@@ -1047,6 +1047,7 @@ def openai_call(name, arguments):
     return {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
 
 
+@pytest.mark.no_cover
 @given(st.data())
 def test_a_call_as_a_strict_model_writes_it_is_answered_as_the_call_itself(data):
     # Validators answer with the reference walk, as a registry's do for a tool's first calls: hundreds

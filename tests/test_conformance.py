@@ -37,7 +37,7 @@ KEYWORDS = keywords()
 
 # The cross-checks: `make test` runs them, `make quick` leaves them out. They run toolreg over
 # thousands of random schemas, which coverage would trace at twice the cost; the rest of the suite
-# measures what they reach (no_cover: pytest-cov's marker).
+# measures what they reach (no_cover: pytest-cov's marker, which tests/conftest.py keeps under xdist).
 pytestmark = [pytest.mark.slow, pytest.mark.no_cover]
 
 # The active Hypothesis profile ("ci" in make test) sets how many schemas each run draws.

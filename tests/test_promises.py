@@ -352,6 +352,7 @@ OBJECT_SCHEMAS = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.no_cover
 @given(st.data())
 def test_masked_output_holds_no_string_from_the_instance(data):
     # Drawn untraced, as @given's arguments are (secret_instances makes new strategies each time).
