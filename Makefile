@@ -7,12 +7,15 @@ BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: test quick conformance bench fuzz lint docs clean
 
-# The version is in the installed metadata too, so a new one reinstalls.
+# The version is in the installed metadata too, so a new one reinstalls. uv, pinned here, installs
+# the pinned requirements in two seconds where pip takes twenty.
+UV_VERSION := 0.13.9
+
 $(STAMP): pyproject.toml requirements-test.txt toolreg/_version.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements-test.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements-test.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 
 # docs/ holds the site's build hooks, and the examples of its pages, which ruff formats too.
