@@ -326,14 +326,18 @@ def _identifiers_kept_apart(schema: Any) -> Any:
 
 def _plain_schemas(vocabulary: list[str], max_leaves: int) -> Strategy:
     def objects(subschemas: Strategy) -> Strategy:
-        # Built once: Hypothesis validates each new strategy object, which is slow to do per draw.
+        # Built once, and each choice of names once: Hypothesis validates each new strategy object,
+        # which is slow to do per draw.
         values = {name: KEYWORD_VALUES[name](subschemas) for name in vocabulary}
         chosen = st.lists(st.sampled_from(vocabulary), min_size=1, max_size=4, unique=True)
-        return chosen.flatmap(
-            lambda names: st.fixed_dictionaries(
-                {name: values[name] for name in names} | _implied_type(names, vocabulary)
+
+        @functools.cache
+        def shaped(names: tuple[str, ...]) -> Strategy:
+            return st.fixed_dictionaries(
+                {name: values[name] for name in names} | _implied_type(list(names), vocabulary)
             )
-        )
+
+        return chosen.flatmap(lambda names: shaped(tuple(names)))
 
     if not vocabulary:
         return st.booleans() | st.just({})
