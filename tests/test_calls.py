@@ -317,7 +317,9 @@ def test_a_retry_that_finds_every_thread_busy_is_a_busy_step():
 
     async def main():
         retried = asyncio.ensure_future(tools.acall("net.get", {}))
-        while not failed_once.is_set():
+        # Until the first attempt has failed and its thread is idle again: the thread goes back to
+        # the pool only after the handler has raised, a moment after failed_once is set.
+        while not (failed_once.is_set() and tools._caller.workers._idle):
             await asyncio.sleep(0.001)
         # While net.get waits to try again, another call takes the one thread and keeps it.
         assert (await tools.acall("stuck.op", {})).step == "timeout"
