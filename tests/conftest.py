@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, settings
 # a sixth of the run. Collections still happen, less often.
 gc.set_threshold(100_000, 50, 100)
 
-settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # make quick: the inner loop, under 30 seconds.
 settings.register_profile(
     "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]

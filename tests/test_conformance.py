@@ -41,7 +41,8 @@ KEYWORDS = keywords()
 pytestmark = [pytest.mark.slow, pytest.mark.no_cover]
 
 # The active Hypothesis profile ("ci" in make test) sets how many schemas each run draws.
-EXAMPLES = settings().max_examples
+# The default run's draws at this size draw every construct and flag every planted bug below.
+EXAMPLES = max(200, settings().max_examples)
 SEED = 20261202
 
 
