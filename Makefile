@@ -7,14 +7,15 @@ BENCH_STAMP := $(VENV)/.bench-installed
 
 .PHONY: test quick conformance bench fuzz lint docs clean bytecode
 
-# The version is in the installed metadata too, so a new one reinstalls. uv, pinned here, installs
-# the pinned requirements in seconds where pip takes twenty; it compiles their bytecode, as pip does,
-# since every test process would otherwise compile what it imports anew (PYTHONDONTWRITEBYTECODE).
+# The version is in the installed metadata too, so a new one reinstalls, as do new rules here. uv,
+# pinned here and put in the venv by the system's pip, installs the pinned requirements in seconds
+# where pip takes twenty; it compiles their bytecode, as pip does, since every test process would
+# otherwise compile what it imports anew (PYTHONDONTWRITEBYTECODE).
 UV_VERSION := 0.13.9
 
-$(STAMP): pyproject.toml requirements-test.txt toolreg/_version.py
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+$(STAMP): pyproject.toml requirements-test.txt toolreg/_version.py Makefile
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(BIN)/python install --quiet uv==$(UV_VERSION)
 	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements-test.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
@@ -61,9 +62,9 @@ conformance: $(STAMP)
 	$(BIN)/python -m conformance
 
 $(BENCH_STAMP): $(STAMP) bench/requirements.txt Makefile
-	$(BIN)/python -m pip install --quiet -r bench/requirements.txt
+	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r bench/requirements.txt
 	# The leaderboard's data files alone: its own pins (numpy 1) clash with the bench's.
-	$(BIN)/python -m pip install --quiet --no-deps bfcl-eval==2026.3.23
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps bfcl-eval==2026.3.23
 	touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
