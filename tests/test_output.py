@@ -65,6 +65,7 @@ def test_official_output_case(release, schema, test):
     assert problems == [], json.dumps(written)
 
 
+@pytest.mark.no_cover
 @absent
 @pytest.mark.parametrize("folder", ["draft2020-12", "draft2019-09"])
 def test_flag_basic_and_list_answer_as_validate_does_on_every_case(folder):
@@ -123,6 +124,18 @@ def test_absolute_keyword_location_names_the_resource_an_id_inside_opens():
     (unit,) = toolreg.compile(schema).output({"a": 1})["errors"]
     assert unit["keywordLocation"] == "/properties/a/$ref/type"
     assert unit["absoluteKeywordLocation"] == "https://example.com/item#/type"
+
+
+def test_absolute_keyword_location_writes_its_pointer_percent_encoded_as_a_fragment():
+    # RFC 6901 section 6: "%" and what else a fragment cannot hold, as UTF-8; the relative location is
+    # the pointer itself.
+    schema = {"properties": {"a b": {"type": "integer"}, "%41": {"type": "integer"}, "é/~": False}}
+    errors = toolreg.compile(schema).output({"a b": "x", "%41": "x", "é/~": 1})["errors"]
+    assert [(unit["keywordLocation"], unit["absoluteKeywordLocation"]) for unit in errors] == [
+        ("/properties/a b/type", "https://toolreg.invalid/schema.json#/properties/a%20b/type"),
+        ("/properties/%41/type", "https://toolreg.invalid/schema.json#/properties/%2541/type"),
+        ("/properties/é~1~0", "https://toolreg.invalid/schema.json#/properties/%C3%A9~1~0"),
+    ]
 
 
 def test_annotations_of_a_passing_schema_are_reported():

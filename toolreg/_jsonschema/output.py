@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import quote
 
 from .errors import OutputFormatError, ValidationError, stands_at, writable
 from .findings import Evaluated, Findings, Path, Place, no_check, spend
@@ -472,12 +473,20 @@ def _as_evaluated(unit: _Unit, items: bool) -> Iterator[Any]:
         yield from range(annotation + 1)
 
 
+# What a URI fragment holds as itself besides letters, digits and "-._~" (RFC 3986's pchar, "/" and
+# "?"); RFC 6901 section 6 has a pointer in a fragment write every other character percent-encoded
+# as UTF-8, "%" and the space among them.
+_FRAGMENT_SAFE = "/?:@!$&'()*+,;="
+
+
 def _absolute(compiled: Compiled, location: Path) -> str:
-    """The schema location as an absolute URI: its resource's URI and a pointer within it."""
+    """The schema location as an absolute URI: its resource's URI and a pointer within it, written as
+    a fragment."""
     base = compiled.base_of(location)
     root = compiled.resources.get(base, ())
     inner = location[len(root) :] if location[: len(root)] == root else location
-    return f"{base}#{to_pointer(token for token in inner if type(token) is not Document)}"
+    pointer = to_pointer(token for token in inner if type(token) is not Document)
+    return f"{base}#{quote(pointer, safe=_FRAGMENT_SAFE)}"
 
 
 def evaluate(compiled: Compiled, instance: Any, findings: Findings, most_bytes: int) -> _Unit:
