@@ -62,6 +62,19 @@ def untraced(function, *args):
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    """A no_cover test's fixtures are made untraced too (pytest-cov pauses for the call alone)."""
+    tracer = _coverage_tracer()
+    if tracer is None or item.get_closest_marker("no_cover") is None:
+        return (yield)
+    sys.settrace(None)
+    try:
+        return (yield)
+    finally:
+        sys.settrace(tracer)
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_pyfunc_call(pyfuncitem):
     tracer = _coverage_tracer()
     if tracer is not None and pyfuncitem.get_closest_marker("no_cover") is not None:

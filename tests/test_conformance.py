@@ -30,7 +30,6 @@ from conformance._regressions import REGRESSIONS
 from conformance._shrink import smaller
 from conformance._strategies import KEYWORD_VALUES
 from tests import planted
-from tests.conftest import untraced
 from toolreg._jsonschema.vocabulary import keywords
 
 KEYWORDS = keywords()
@@ -71,10 +70,8 @@ REFERENCE_CONSTRUCTS = (
 @pytest.fixture(scope="module")
 def drawn_at_seed():
     """What the default run draws at the test profile's size: toolreg and every planted bug are judged
-    on these same draws, drawn once (drawing is most of a run's cost). Drawn without coverage's
-    tracer, as the module's tests run (no_cover): pytest-cov pauses it for a test's call, not for its
-    fixtures, and it doubled the draw's cost."""
-    return untraced(draw, EXAMPLES, SEED)
+    on these same draws, drawn once (drawing is most of a run's cost)."""
+    return draw(EXAMPLES, SEED)
 
 
 @pytest.fixture(scope="module")

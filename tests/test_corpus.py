@@ -103,6 +103,7 @@ def test_every_valid_standard_schema_registers_and_the_invalid_are_refused_with_
     assert sum(accepted for _, accepted, _ in counts.values()) == len(STANDARD) - 3
 
 
+@pytest.mark.no_cover
 @needs_corpus
 def test_registered_catalogs_validate_calls_without_surprises(registered):
     registries, _, _ = registered

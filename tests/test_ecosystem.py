@@ -386,6 +386,7 @@ def mcp_catalogs():
     return catalogs
 
 
+@pytest.mark.no_cover
 @needs_corpus
 def test_every_corpus_catalog_imports(capsys):
     meta = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
@@ -406,6 +407,7 @@ def test_every_corpus_catalog_imports(capsys):
     assert imported > 500 and refused <= 3
 
 
+@pytest.mark.no_cover
 @needs_corpus
 @pytest.mark.slow
 def test_the_leaderboard_dialect_normalises(capsys):

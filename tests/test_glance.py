@@ -447,6 +447,7 @@ def _reaches_an_ancestor(schema: Any, at: str = "") -> bool:
     return any(_reaches_an_ancestor(item, f"{at}/{key}") for key, item in schema.items())
 
 
+@pytest.mark.no_cover
 @pytest.mark.slow
 @needs_corpus
 def test_every_valid_real_schema_but_a_tree_of_itself_is_answered_at_its_first_call() -> None:

@@ -61,6 +61,7 @@ def test_every_optional_case_passes_but_those_written_down(folder):
                 assert outcome.refused is None and outcome.passed == len(group.cases), group.name
 
 
+@pytest.mark.no_cover
 @absent
 @pytest.mark.parametrize("folder", DIALECT_FOLDERS)
 def test_is_valid_answers_as_validate_does_on_every_case(folder, monkeypatch):

@@ -164,6 +164,7 @@ def test_every_official_schema_vouched_for_compiles() -> None:
     assert all(compiles(schema) for schema in vouched_for)
 
 
+@pytest.mark.no_cover
 @pytest.mark.slow
 @needs_corpus
 def test_every_valid_real_schema_is_vouched_for() -> None:
