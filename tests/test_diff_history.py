@@ -17,10 +17,14 @@ import toolreg
 HISTORY = (
     Path(__file__).resolve().parent.parent.parent / "shared/catalog-history/github-mcp-server-toolsnaps.jsonl"
 )
-pytestmark = pytest.mark.skipif(
-    not HISTORY.is_file(),
-    reason=f"the catalog history is not beside the checkout ({HISTORY.name} in ../shared/catalog-history)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not HISTORY.is_file(),
+        reason=f"the catalog history is not beside the checkout ({HISTORY.name} in ../shared/"
+        "catalog-history)",
+    ),
+]
 READINGS = ("declared", "any")
 # Instances the search draws from each of a sample of the schemas the rules found compatible.
 SEARCHED = 2

@@ -672,6 +672,7 @@ def fan_out(branch, times=200):
     return {"allOf": [branch] * times}
 
 
+@pytest.mark.slow
 @pytest.mark.no_cover
 @pytest.mark.parametrize(
     ("schema", "instance"),

@@ -65,6 +65,7 @@ def test_official_output_case(release, schema, test):
     assert problems == [], json.dumps(written)
 
 
+@pytest.mark.slow
 @pytest.mark.no_cover
 @absent
 @pytest.mark.parametrize("folder", ["draft2020-12", "draft2019-09"])

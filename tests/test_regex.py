@@ -133,7 +133,10 @@ def test_what_is_not_ecma_262_is_refused_with_what_and_where(pattern, words):
         toolreg.check_schema({"pattern": pattern})
 
 
-@pytest.mark.parametrize("depth", [200, 5_000, pytest.param(100_000, marks=pytest.mark.no_cover)])
+LARGEST = [pytest.mark.no_cover, pytest.mark.slow]
+
+
+@pytest.mark.parametrize("depth", [200, 5_000, pytest.param(100_000, marks=LARGEST)])
 def test_deep_nesting_is_read_without_recursion(depth):
     pattern = "(" * depth + "a" + ")" * depth
     assert is_regex(pattern) and not is_regex("(" * depth + "a")
