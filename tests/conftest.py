@@ -1,3 +1,4 @@
+import contextlib
 import gc
 import inspect
 import os
@@ -48,43 +49,41 @@ def _coverage_tracer():
     return tracer if (kind.__module__, kind.__name__) == ("coverage", "CTracer") else None
 
 
+@contextlib.contextmanager
+def _set_aside(tracer):
+    """Coverage's ``tracer`` (None: nothing to do) set aside for the block."""
+    if tracer is None:
+        yield
+        return
+    sys.settrace(None)
+    try:
+        yield
+    finally:
+        sys.settrace(tracer)
+
+
 def untraced(function, *args):
     """``function(*args)`` with coverage's tracer set aside: for work outside toolreg, whose lines are
     not measured and which the tracer slows two- or threefold (drawing examples, jsonschema's check)."""
-    tracer = _coverage_tracer()
-    if tracer is None:
+    with _set_aside(_coverage_tracer()):
         return function(*args)
-    sys.settrace(None)
-    try:
-        return function(*args)
-    finally:
-        sys.settrace(tracer)
 
 
+# pytest-cov's no_cover marker, kept here for the call and the fixtures: in xdist's workers its pause
+# stops one of two collectors and so resumes the other, which goes on tracing the test, and it never
+# pauses for fixtures.
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item):
-    """A no_cover test's fixtures are made untraced too (pytest-cov pauses for the call alone)."""
-    tracer = _coverage_tracer()
-    if tracer is None or item.get_closest_marker("no_cover") is None:
+    with _set_aside(_coverage_tracer() if item.get_closest_marker("no_cover") else None):
         return (yield)
-    sys.settrace(None)
-    try:
-        return (yield)
-    finally:
-        sys.settrace(tracer)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_pyfunc_call(pyfuncitem):
     tracer = _coverage_tracer()
-    if tracer is not None and pyfuncitem.get_closest_marker("no_cover") is not None:
-        # pytest-cov's marker, kept here: in xdist's workers its pause stops one of two collectors
-        # and so resumes the other, which goes on tracing the test.
-        sys.settrace(None)
-        try:
+    if pyfuncitem.get_closest_marker("no_cover") is not None:
+        with _set_aside(tracer):
             return (yield)
-        finally:
-            sys.settrace(tracer)
     handle = getattr(pyfuncitem.obj, "hypothesis", None)
     # An async body is left to the plugin that runs it (anyio's wraps inner_test in its event loop).
     if handle is None or tracer is None or inspect.iscoroutinefunction(handle.inner_test):
