@@ -128,7 +128,9 @@ def _toolreg(request: dict[str, Any]) -> dict[str, Any]:
     from toolreg._jsonschema.regex import Pattern
 
     try:
-        answer["regex"] = _REGEX_FORMAT[0].is_valid(pattern)
+        # None where the check ran out of its work budget (a pattern of hundreds of kilobytes can).
+        checked = _REGEX_FORMAT[0].validate(pattern)
+        answer["regex"] = None if any(error.keyword == "limit" for error in checked) else not checked
         try:
             validator = toolreg.compile({"pattern": pattern}, limits=limits)
         except toolreg.SchemaError as error:
