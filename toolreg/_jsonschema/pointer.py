@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 __all__ = [
     "Token",
@@ -16,6 +17,7 @@ __all__ = [
     "escape",
     "unescape",
     "split",
+    "walk_tokens",
     "place_tokens",
     "place_pointer",
     "place_masked_pointer",
@@ -86,6 +88,20 @@ def split(pointer: str) -> list[str]:
     if not pointer.startswith("/"):
         raise ValueError(f"a JSON Pointer starts with '/': {pointer!r}")
     return [unescape(token) for token in pointer[1:].split("/")]
+
+
+def walk_tokens(document: Any, tokens: Iterable[str]) -> tuple[bool, Any]:
+    """Whether ``tokens`` lead somewhere in ``document``, and the value there (None where not): a key
+    of an object, or an array index as a pointer writes it within the array's length."""
+    value = document
+    for token in tokens:
+        if isinstance(value, dict) and token in value:
+            value = value[token]
+        elif isinstance(value, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(value):
+            value = value[int(token)]
+        else:
+            return False, None
+    return True, value
 
 
 def place_tokens(place: Place) -> tuple[Token, ...]:

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from .._jsonschema.errors import ToolregError, ValidationError
-from .._jsonschema.pointer import ARRAY_INDEX, escape, split
+from .._jsonschema.pointer import escape, split, walk_tokens
 from .._jsonschema.validator import Validator
 from .._jsonschema.values import json_key
 from .._jsonschema.vocabulary import DEFAULT_DIALECT, DIALECTS, DRAFT_7
@@ -55,19 +55,11 @@ class Document:
 
     def at(self, pointer: str) -> tuple[bool, Any]:
         """The value at ``pointer``, and whether there is one."""
-        value = self.root
         try:
             tokens = split(pointer)
         except ValueError:
             return False, None
-        for token in tokens:
-            if isinstance(value, dict) and token in value:
-                value = value[token]
-            elif isinstance(value, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(value):
-                value = value[int(token)]
-            else:
-                return False, None
-        return True, value
+        return walk_tokens(self.root, tokens)
 
     def target(self, reference: Any) -> Part | None:
         """The schema object a ``$ref`` names inside this document, or None where it cannot be followed

@@ -22,7 +22,7 @@ from typing import Any
 
 from .._jsonschema.errors import ToolregError
 from .._jsonschema.limits import Limits
-from .._jsonschema.pointer import ARRAY_INDEX, split, to_pointer
+from .._jsonschema.pointer import split, to_pointer, walk_tokens
 
 __all__ = ["Tokens", "Refused", "Rewritten", "Document", "REQUEST", "RESPONSE", "DIALECT_2020_12"]
 
@@ -123,14 +123,9 @@ class Document:
 
     def at(self, tokens: Tokens, missing: str, where: Tokens) -> Any:
         """The value at ``tokens`` in the document, or a refusal saying ``missing`` at ``where``."""
-        value: Any = self.spec
-        for token in tokens:
-            if isinstance(value, dict) and token in value:
-                value = value[token]
-            elif isinstance(value, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(value):
-                value = value[int(token)]
-            else:
-                raise Refused(missing, where)
+        found, value = walk_tokens(self.spec, tokens)
+        if not found:
+            raise Refused(missing, where)
         return value
 
     def followed(self, value: Any, where: Tokens) -> tuple[Any, Tokens]:

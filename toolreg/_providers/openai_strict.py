@@ -21,7 +21,7 @@ from urllib.parse import unquote
 from .._errors import ExportError
 from .._jsonschema.errors import ToolregError, ValidationError
 from .._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, budget
-from .._jsonschema.pointer import ARRAY_INDEX, split, to_pointer
+from .._jsonschema.pointer import split, to_pointer, walk_tokens
 from .._jsonschema.values import survey
 from .._jsonschema.vocabulary import keywords
 
@@ -596,15 +596,8 @@ def _resolve(root: Any, ref: str) -> Any:
         tokens = None
     if tokens is None:
         return _MISSING
-    target = root
-    for token in tokens:
-        if isinstance(target, dict) and token in target:
-            target = target[token]
-        elif isinstance(target, list) and ARRAY_INDEX.fullmatch(token) and int(token) < len(target):
-            target = target[int(token)]
-        else:
-            return _MISSING
-    return target
+    found, target = walk_tokens(root, tokens)
+    return target if found else _MISSING
 
 
 def _ref_location(ref: str) -> _Location:
