@@ -105,3 +105,21 @@ def pytest_pyfunc_call(pyfuncitem):
     finally:
         sys.settrace(tracer)
         handle.inner_test = body
+
+
+# xdist sends each report to the controller as UTF-8, which has no lone surrogates; a failure whose
+# message holds one (this suite draws them often) would end the worker with an internal error that
+# names no failure. Such strings go as their escapes.
+@pytest.hookimpl(wrapper=True)
+def pytest_report_to_serializable(config, report):
+    return _encodable((yield))
+
+
+def _encodable(data):
+    if isinstance(data, str):
+        return data.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(data, dict):
+        return {_encodable(key): _encodable(value) for key, value in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(_encodable(item) for item in data)
+    return data
