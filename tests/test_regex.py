@@ -390,6 +390,10 @@ def test_patterns_only_a_backtracking_engine_runs_are_refused_unless_allowed(pat
         (r"(?<=a)\p{Cs}", "tells surrogates from private-use"),
         (r"(?<=a)[\u0000-\uFFFF]", "tells surrogates from private-use"),
         (r"(?<=a)\uD800", "surrogate or private-use one"),
+        # A lone surrogate and its private-use stand-in would be equal to a back-reference.
+        (r"(.)\1", "may match a lone surrogate"),
+        (r"(a|\P{sc=Han})\1", "may match a lone surrogate"),
+        (r"(?<n>[^a])\k<n>", "may match a lone surrogate"),
     ],
 )
 def test_the_guard_refuses_what_it_cannot_bound_whatever_the_limits(pattern, reason):

@@ -846,6 +846,15 @@ def _backtracking_refusal(source: str, tree: Disjunction) -> str | None:
     for node in _walk(tree):
         if isinstance(node, BackReference) and set(node.numbers) & holds_reference:
             return f"the back-reference at position {node.position} names a group that holds one"
+        if isinstance(node, BackReference) and any(
+            _may_match_a_surrogate(groups[number]) for number in node.numbers if number in groups
+        ):
+            # The stand-ins make a lone surrogate and a private-use character alike; a back-reference
+            # compares the two, and would find them equal.
+            return (
+                f"the back-reference at position {node.position} names a group that may match a lone "
+                "surrogate, which regress sees as a private-use character"
+            )
     try:
         lengths = {number: _facts(group, {}).longest for number, group in groups.items()}
         cost = backtracking_cost(tree, lengths)
@@ -878,17 +887,32 @@ def _tells_surrogates_apart(node: Literal | CharSet) -> str | None:
             )
         return None
     # Each set must hold all of both blocks or none of either.
-    held = [_held_by_ranges(node.ranges, block) for block in (_SURROGATES, _STAND_INS)]
-    for found in node.properties:
-        for index, whole in enumerate(_PROPERTY_BLOCKS.get((found.kind, found.value), (False, False))):
-            if whole != found.negated:
-                held[index] = "all"
+    held = _blocks_held(node)
     if held[0] != held[1] or "some" in held:
         return (
             f"the set at position {node.position} tells surrogates from private-use characters (regress "
             "sees a lone surrogate as a private-use character)"
         )
     return None
+
+
+def _blocks_held(node: CharSet) -> list[str]:
+    """``all``, ``some`` or ``none`` of the surrogates (first) and of their stand-ins (second) in
+    ``node``, a set without negation's effect on the answer: negated, it holds none where it says all."""
+    held = [_held_by_ranges(node.ranges, block) for block in (_SURROGATES, _STAND_INS)]
+    for found in node.properties:
+        for index, whole in enumerate(_PROPERTY_BLOCKS.get((found.kind, found.value), (False, False))):
+            if whole != found.negated:
+                held[index] = "all"
+    return held
+
+
+def _may_match_a_surrogate(group: Group) -> bool:
+    """Whether ``group`` holds a set that matches a lone surrogate (no literal may be one)."""
+    for node in _walk(group):
+        if isinstance(node, CharSet) and (_blocks_held(node)[0] == "all") != node.negated:
+            return True
+    return False
 
 
 # The properties that hold all of the surrogates (first) or of their stand-ins (second): every
