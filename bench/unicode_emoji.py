@@ -3,7 +3,7 @@
 ECMA-262 allows ``\\p{Emoji}``, ``\\p{Emoji_Presentation}``, ``\\p{Emoji_Modifier}``,
 ``\\p{Emoji_Modifier_Base}``, ``\\p{Emoji_Component}`` and ``\\p{Extended_Pictographic}`` (zod's
 ``.emoji()`` writes the last), and RE2 knows none of them, so toolreg spells each out as ranges of code
-points, kept in ``toolreg/_jsonschema/emoji_properties.py``. ``python -m bench.unicode_emoji`` writes
+points, kept in ``toolreg/_jsonschema/regex/emoji.py``. ``python -m bench.unicode_emoji`` writes
 that module from the Unicode Consortium's file, by default where Debian's ``unicode-data`` package
 installs it (``apt-get install unicode-data``), or from ``--data FILE``.
 """
@@ -15,12 +15,12 @@ import re
 import sys
 from pathlib import Path
 
-from toolreg._jsonschema.regex_syntax import merged_ranges
+from toolreg._jsonschema.regex.syntax import merged_ranges
 
 __all__ = ["PROPERTIES", "DEFAULT_DATA", "OUT", "read", "module_text"]
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "toolreg" / "_jsonschema" / "emoji_properties.py"
+OUT = ROOT / "toolreg" / "_jsonschema" / "regex" / "emoji.py"
 DEFAULT_DATA = Path("/usr/share/unicode/emoji/emoji-data.txt")
 PROPERTIES = (
     "Emoji",

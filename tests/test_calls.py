@@ -1092,7 +1092,7 @@ def strict_round_trip(data):
 PACKAGE = Path(toolreg.__file__).parent
 # Every module of the pure validator (the whole folder, so a new module is held to it at once), and
 # the feedback written from its errors.
-PURE_MODULES = sorted(PACKAGE.glob("_jsonschema/*.py")) + [PACKAGE / "_feedback.py"]
+PURE_MODULES = sorted(PACKAGE.glob("_jsonschema/**/*.py")) + [PACKAGE / "_feedback.py"]
 IMPURE = {"time", "asyncio", "threading", "concurrent", "os", "io", "socket", "random", "datetime", "pathlib"}
 
 
@@ -1135,10 +1135,24 @@ def test_the_validator_modules_import_no_clock_io_or_threads_and_nothing_above_t
             imported.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             imported.add(node.module.split(".")[0])
-        elif isinstance(node, ast.ImportFrom) and module.parent.name == "_jsonschema" and node.level > 1:
+        elif isinstance(node, ast.ImportFrom) and CORE in module.parents and node.level > depth_in(module):
             imported.add(f"{'.' * node.level}{node.module or ''}")  # a module above the core
     assert not imported & IMPURE
     assert not {name for name in imported if name.startswith("..") or name == "toolreg"}
+
+
+CORE = PACKAGE / "_jsonschema"
+
+
+def depth_in(module):
+    """How many levels a relative import may climb from ``module`` and stay within the core."""
+    return len(module.relative_to(CORE).parts)
+
+
+@pytest.mark.parametrize("module", sorted(PACKAGE.glob("_jsonschema/regex/*.py")), ids=lambda path: path.stem)
+def test_the_pattern_engine_knows_nothing_of_json_schema(module):
+    outside = {name for name in imports_of(module) if not name.startswith("_jsonschema/regex/")}
+    assert outside <= {"_jsonschema/errors"}  # ToolregError, the root of every exception
 
 
 # -- OpenAI's strict export ----------------------------------------------------------------------

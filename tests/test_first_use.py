@@ -15,8 +15,8 @@ import pytest
 import toolreg
 from toolreg._cli import main
 from toolreg._integers import integral_as_int
-from toolreg._jsonschema.emoji_properties import EMOJI_PROPERTIES, EMOJI_VERSION
 from toolreg._jsonschema.regex import Pattern
+from toolreg._jsonschema.regex.emoji import EMOJI_PROPERTIES, EMOJI_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOSED = {"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": False}
@@ -499,5 +499,5 @@ def test_the_emoji_table_is_what_its_generator_writes_from_unicodes_file():
     if version != EMOJI_VERSION:
         pytest.skip(f"{DATA} is Emoji Version {version}, the table {EMOJI_VERSION}: regenerate it to move on")
     assert {name: list(ranges) for name, ranges in EMOJI_PROPERTIES.items()} == properties
-    written = (ROOT / "toolreg/_jsonschema/emoji_properties.py").read_text(encoding="utf-8")
+    written = (ROOT / "toolreg/_jsonschema/regex/emoji.py").read_text(encoding="utf-8")
     assert unicode_emoji.module_text(version, properties) == written

@@ -18,8 +18,8 @@ from toolreg._jsonschema.regex import (
     steps_at_each_place,
     to_re2,
 )
-from toolreg._jsonschema.regex_syntax import parse
-from toolreg._jsonschema.unicode_properties import GENERAL_CATEGORIES, SCRIPTS
+from toolreg._jsonschema.regex.properties import GENERAL_CATEGORIES, SCRIPTS
+from toolreg._jsonschema.regex.syntax import parse
 
 BACKTRACKING = toolreg.Limits(allow_backtracking_patterns=True)
 
@@ -423,7 +423,7 @@ def test_a_look_behind_is_counted_from_its_right_end():
 
 
 def test_the_guard_never_runs_the_pattern_it_judges(monkeypatch):
-    import toolreg._jsonschema.regex as module
+    import toolreg._jsonschema.regex.backtracking as module
 
     def refuse(*arguments, **options):
         raise AssertionError("regress ran while a pattern was judged")
@@ -596,8 +596,8 @@ def test_random_patterns_never_crash_and_are_judged_as_ecma_262_judges_them(
             )
 
 
-# Patterns of the shape whose hot search Python's engine answers on short text (see
-# regex._python_source), and some just outside it, which keep RE2's search.
+# Patterns of the shape Python's engine answers (see regex.python_engine.python_source), and some
+# just outside it, which keep RE2's search.
 SIMPLE_PIECES = [
     *"ab-.", "\\d", "\\D", "\\w", "\\s", "[a-c]", "[^b]", "[^]", "[]", "x*", "a+", "b?", "[0-9]{2}",
     "c{1,3}", "\\.{2,}", "a*?", "(a)", "|", "é",
@@ -614,13 +614,15 @@ TEXT = st.text(
 
 
 @given(SIMPLE, st.lists(TEXT, min_size=1, max_size=10))
-def test_the_hot_search_answers_as_the_search_does(pattern, texts):
+def test_python_s_engine_answers_as_the_search_does(pattern, texts):
     compiled = Pattern(pattern)
-    hot = compiled.hot_search()
-    event("Python's engine" if hot is not compiled.search else "RE2 alone")
-    # Each text with a line break after it too: where a "$" would wrongly take one.
+    python_search = compiled.python_search()
+    event("Python's engine" if python_search is not None else "RE2 alone")
+    # Each text with a line break after it too: where a "$" would wrongly take one. The generated code
+    # gives Python's engine short text only, but its answer holds on any.
     for text in [*texts, *(text + "\n" for text in texts), "é" + "".join(texts), "a" * 300]:
-        assert hot(text) is compiled.search(text), (pattern, text)
+        if python_search is not None:
+            assert (python_search(text) is not None) is compiled.search(text), (pattern, text)
 
 
 @pytest.mark.parametrize(
@@ -648,18 +650,18 @@ def test_the_hot_search_answers_as_the_search_does(pattern, texts):
         ("^[é-ü]+$", "ñö", True),
     ],
 )
-def test_the_hot_search_of_simple_patterns_keeps_ecma_262_meaning(pattern, text, verdict):
+def test_python_s_engine_keeps_ecma_262_meaning_for_simple_patterns(pattern, text, verdict):
     compiled = Pattern(pattern)
-    assert compiled.hot_search() is not compiled.search
-    assert compiled.hot_search()(text) is verdict
+    python_search = compiled.python_search()
+    assert python_search is not None
+    assert (python_search(text) is not None) is verdict
     assert compiled.search(text) is verdict
 
 
-def test_the_hot_search_of_a_simple_pattern_is_python_s_engine_on_short_text():
+def test_python_s_engine_takes_only_patterns_it_answers_in_linear_time():
     compiled = Pattern("^[a-z]{3}-[0-9]{4}$")
-    hot = compiled.hot_search()
-    assert hot is not compiled.search
-    assert hot("abc-1234") and not hot("abc-123") and not hot("abé-1234")
+    python_search = compiled.python_search()
+    assert python_search is not None
+    assert python_search("abc-1234") and not python_search("abc-123") and not python_search("abé-1234")
     # Two counts that vary would let a backtracking engine take quadratic time: RE2 keeps them.
-    quadratic = Pattern("^a*a*$")
-    assert quadratic.hot_search() is quadratic.search
+    assert Pattern("^a*a*$").python_search() is None

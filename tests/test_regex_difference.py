@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from toolreg._jsonschema.errors import ToolregError
 from toolreg._jsonschema.regex import Pattern, RegexSyntaxError
-from toolreg._jsonschema.regex_difference import Undecided, shortest_difference, shortest_match
+from toolreg._jsonschema.regex.difference import Undecided, shortest_difference, shortest_match
 
 # The most strings a brute-force check tries: past it, it is skipped (only for tiny cases).
 BRUTE_FORCE_LIMIT = 5_000

@@ -709,7 +709,7 @@ class _Generator:
                 test = f"({test} if {size} <= {longest} else long_text())"
             if python_search is not None:
                 # Python's engine answers short text of the simplest patterns in a third of the
-                # time a call into RE2 takes (see regex.Pattern.hot_search), tested here, in line.
+                # time a call into RE2 takes (see regex.python_engine), tested here, in line.
                 short = f"{self.source.constant(python_search)}({value})"
                 if not self.counts and longest < PYTHON_MAX_TEXT:
                     short = f"({short} if {size} <= {longest} else long_text())"

@@ -19,7 +19,7 @@ from string import ascii_lowercase, digits
 from typing import Any
 
 from .._jsonschema.errors import ToolregError
-from .._jsonschema.regex_difference import shortest_difference
+from .._jsonschema.regex.difference import shortest_difference
 from .._jsonschema.values import json_key
 from .documents import Declared
 from .schemas import Bound, View, alternatives, matches, unchosen, value_atoms
@@ -38,7 +38,7 @@ __all__ = [
 MAX_DEPTH = 32
 # The longest string, and the most items or names, a built value holds.
 MAX_SIZE = 10_000
-# The work one pattern comparison may do (automaton states), as regex_difference counts it.
+# The work one pattern comparison may do (automaton states), as regex.difference counts it.
 MAX_STATES = 20_000
 # Property names tried where a value needs a name its schema does not declare.
 _FRESH_NAMES = ("extra", "x", "other", "name_1", "zz")

@@ -26,9 +26,9 @@ from collections.abc import Iterable
 
 import re2
 
-from . import regex_syntax as syntax
-from .errors import ToolregError
-from .regex import to_re2
+from ..errors import ToolregError
+from . import syntax
+from .re2_engine import to_re2
 
 __all__ = ["Undecided", "shortest_difference", "shortest_match", "WORK_PER_STATE"]
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 
-from .unicode_properties import BINARY_PROPERTIES, GENERAL_CATEGORIES, SCRIPTS
+from .properties import BINARY_PROPERTIES, GENERAL_CATEGORIES, SCRIPTS
 
 __all__ = [
     "RegexSyntaxError",
@@ -33,6 +34,8 @@ __all__ = [
     "MAX_CODE_POINT",
     "complement",
     "merged_ranges",
+    "walk",
+    "children_first",
 ]
 
 MAX_CODE_POINT = 0x10FFFF
@@ -660,3 +663,31 @@ def merged_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append((low, high))
     return merged
+
+
+def walk(tree: Node) -> Iterator[Node]:
+    """Every node of ``tree``, parents first, without recursion."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Disjunction):
+            for terms in reversed(node.alternatives):
+                stack.extend(reversed(terms))
+        elif isinstance(node, (Group, LookAround, Repeat)):
+            stack.append(node.body)
+
+
+def children_first(tree: Node) -> Iterator[Node]:
+    """Every node of ``tree``, each after all of its own, without recursion."""
+    stack: list[tuple[Node, bool]] = [(tree, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            yield node
+            continue
+        stack.append((node, True))
+        if isinstance(node, Disjunction):
+            stack.extend((term, False) for terms in node.alternatives for term in terms)
+        elif isinstance(node, (Group, LookAround, Repeat)):
+            stack.append((node.body, False))
