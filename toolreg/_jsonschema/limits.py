@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import LimitsError
+from .record import Record, fill
 
 __all__ = [
     "Limits",
@@ -20,8 +19,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Record):
     """Bounds that keep every answer clear and every walk within Python's stack.
 
     ``max_depth``: an instance nested deeper (``[[[…]]]``, one level per array or object) gets one
@@ -63,15 +61,54 @@ class Limits:
     A field out of range raises :class:`~toolreg.LimitsError`.
     """
 
-    max_depth: int = 128
-    max_schema_depth: int = 128
-    max_schema_size: int = 10_000
-    allow_backtracking_patterns: bool = False
-    max_work: int = 10_000
-    max_pattern_program: int = 600_000
-    max_output_bytes: int = 10_000_000
+    # Compared, hashed, shown and frozen as the frozen dataclass it was (see record.Record).
+    __slots__ = (
+        "max_depth",
+        "max_schema_depth",
+        "max_schema_size",
+        "allow_backtracking_patterns",
+        "max_work",
+        "max_pattern_program",
+        "max_output_bytes",
+    )
+    __match_args__ = (
+        "max_depth",
+        "max_schema_depth",
+        "max_schema_size",
+        "allow_backtracking_patterns",
+        "max_work",
+        "max_pattern_program",
+        "max_output_bytes",
+    )
 
-    def __post_init__(self) -> None:
+    max_depth: int
+    max_schema_depth: int
+    max_schema_size: int
+    allow_backtracking_patterns: bool
+    max_work: int
+    max_pattern_program: int
+    max_output_bytes: int
+
+    def __init__(
+        self,
+        max_depth: int = 128,
+        max_schema_depth: int = 128,
+        max_schema_size: int = 10_000,
+        allow_backtracking_patterns: bool = False,
+        max_work: int = 10_000,
+        max_pattern_program: int = 600_000,
+        max_output_bytes: int = 10_000_000,
+    ) -> None:
+        fill(
+            self,
+            max_depth,
+            max_schema_depth,
+            max_schema_size,
+            allow_backtracking_patterns,
+            max_work,
+            max_pattern_program,
+            max_output_bytes,
+        )
         if not isinstance(self.allow_backtracking_patterns, bool):
             raise LimitsError(
                 f"Limits.allow_backtracking_patterns must be a bool, not {self.allow_backtracking_patterns!r}"
@@ -87,6 +124,10 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise LimitsError(f"Limits.{name} must be a positive int, not {value!r}")
+
+    def __replace__(self, **changes: Any) -> Limits:
+        # copy.replace (Python 3.13) takes these as it took the frozen dataclass they were.
+        return type(self)(**{name: getattr(self, name) for name in self.__slots__} | changes)
 
 
 DEFAULT_LIMITS = Limits()
@@ -107,7 +148,7 @@ def values_at_a_glance(instance: Any) -> int:
 
 # Every ``limits=`` argument takes a Limits, or a mapping of some of its fields over the defaults.
 LimitsLike = Limits | Mapping[str, Any]
-_FIELDS = [field.name for field in fields(Limits)]
+_FIELDS = list(Limits.__slots__)
 
 
 def as_limits(limits: object) -> Limits:
@@ -120,6 +161,8 @@ def as_limits(limits: object) -> Limits:
         )
     for name in limits:
         if name not in _FIELDS:
+            import difflib  # here: only the hint for a misspelt field needs it, and it costs the import
+
             nearest = difflib.get_close_matches(str(name), _FIELDS, n=1)
             hint = f"; did you mean {nearest[0]!r}?" if nearest else f"; the fields are {', '.join(_FIELDS)}"
             raise LimitsError(f"limits has no field {name!r}{hint}")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -13,6 +11,7 @@ from .evaluated import Note, annotating
 from .findings import Check, Path, Place, no_check, spend
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from .pointer import names_a_key, to_pointer
+from .record import Record, fill
 from .references import MARKED_IN_TEXT, ROOT_URI, References, entering, resolve
 from .regex import MAX_PROGRAM, Pattern, Patterns, UnsupportedPattern
 from .sites import Site
@@ -33,8 +32,7 @@ from .vocabulary import (
 __all__ = ["check_schema", "compile_schema", "guarded_pattern", "Compiled", "Node"]
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
+class Node(Record):
     """A schema object as compilation read it, which is all the fast path reads: ``boolean`` for a
     ``true`` or ``false`` schema, else ``keywords``, each keyword the dialect checks here in the
     table's order with its plan. A keyword holding subschemas has their locations (one; a tuple;
@@ -43,10 +41,18 @@ class Node:
     a list as a tuple.
     """
 
+    # Compared, shown and frozen as the frozen dataclass it was (see record.Record).
+    __slots__ = ("location", "pointer", "boolean", "keywords")
+
     location: Path
     pointer: str
     boolean: bool | None
     keywords: Mapping[str, Any]
+
+    def __init__(
+        self, location: Path, pointer: str, boolean: bool | None, keywords: Mapping[str, Any]
+    ) -> None:
+        fill(self, location, pointer, boolean, keywords)
 
 
 class _Compiler(References):
@@ -121,6 +127,8 @@ class _Compiler(References):
         self.ref_targets: dict[str, Path] = {}
         self.waiting: list[tuple[Any, Path, str]] = []
         self.nodes: dict[str, Node] = {}
+        # work.within_allowance's answer, worked out once it is first asked for.
+        self.within_allowance: bool | None = None
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check:
         if pointer is None:
@@ -260,6 +268,8 @@ class _Compiler(References):
                 schema_path=pointer,
                 keyword=keyword,
             )
+        import difflib  # here: only the hint for an unknown keyword needs it, and it costs the import
+
         nearest = difflib.get_close_matches(keyword, [*self.keywords, *ANNOTATIONS], n=1, cutoff=0.6)
         hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
         raise SchemaError(f"unknown keyword {keyword!r}{hint}", schema_path=pointer, keyword=keyword)

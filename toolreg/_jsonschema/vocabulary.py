@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from .errors import Words
@@ -12,6 +11,7 @@ from .findings import Check
 from .formats import KNOWN_FORMATS
 from .keywords import applicators, arrays, core, objects, scalars, unevaluated
 from .pointer import Token
+from .record import Record, fill
 from .regex import UNCOUNTED_STEPS
 from .sites import Accepts, Site
 from .values import is_integer, is_number
@@ -136,8 +136,7 @@ def _each_pattern(plan: Any) -> tuple[int, int]:
     return 0, 2 * len(plan)
 
 
-@dataclass(frozen=True)
-class Keyword:
+class Keyword(Record):
     """Everything toolreg knows of one keyword: the function that checks its value and builds its
     check, the words of its errors, what it is, and what the quick check, the fast path and the
     provider exports need to know of it.
@@ -181,28 +180,105 @@ class Keyword:
     holds the schema for the parts nothing else covers, so a ``false`` one is one error of its own.
     """
 
+    # Compared, hashed, shown and frozen as the frozen dataclass it was (see record.Record).
+    __slots__ = (
+        "name",
+        "build",
+        "instance_type",
+        "holds",
+        "in_place",
+        "dialects",
+        "words",
+        "notes",
+        "reads_evaluated",
+        "spends_itself",
+        "refers",
+        "marks",
+        "fast",
+        "quick",
+        "openai_strict",
+        "evaluates",
+        "judges",
+        "refuses_rest",
+        "work",
+        "apart",
+        "memo",
+        "accepts",
+    )
+
     name: str
     build: Callable[[Any, Site], Check]
-    instance_type: str | None = None
-    holds: str = ""
-    in_place: bool = False
-    dialects: frozenset[str] = _ALL
-    words: Callable[[Site, Any], Words] | None = None
-    notes: Callable[[Site], Note] | None = None
-    reads_evaluated: bool = False
-    spends_itself: bool = False
-    refers: bool = False
-    marks: bool = False
-    fast: Literal["", "inline", "nothing", "applied", "called", "whole"] = ""
-    quick: Callable[[Any], bool] | None = None
-    openai_strict: bool = False
-    evaluates: Literal["", "names", "items"] = ""
-    judges: bool = False
-    refuses_rest: bool = False
-    work: Callable[[Any], tuple[int, int]] | None = None
-    apart: bool = False
-    memo: bool = False
-    accepts: Accepts | None = None
+    instance_type: str | None
+    holds: str
+    in_place: bool
+    dialects: frozenset[str]
+    words: Callable[[Site, Any], Words] | None
+    notes: Callable[[Site], Note] | None
+    reads_evaluated: bool
+    spends_itself: bool
+    refers: bool
+    marks: bool
+    fast: Literal["", "inline", "nothing", "applied", "called", "whole"]
+    quick: Callable[[Any], bool] | None
+    openai_strict: bool
+    evaluates: Literal["", "names", "items"]
+    judges: bool
+    refuses_rest: bool
+    work: Callable[[Any], tuple[int, int]] | None
+    apart: bool
+    memo: bool
+    accepts: Accepts | None
+
+    def __init__(
+        self,
+        name: str,
+        build: Callable[[Any, Site], Check],
+        instance_type: str | None = None,
+        holds: str = "",
+        in_place: bool = False,
+        dialects: frozenset[str] = _ALL,
+        words: Callable[[Site, Any], Words] | None = None,
+        notes: Callable[[Site], Note] | None = None,
+        reads_evaluated: bool = False,
+        spends_itself: bool = False,
+        refers: bool = False,
+        marks: bool = False,
+        fast: Literal["", "inline", "nothing", "applied", "called", "whole"] = "",
+        quick: Callable[[Any], bool] | None = None,
+        openai_strict: bool = False,
+        evaluates: Literal["", "names", "items"] = "",
+        judges: bool = False,
+        refuses_rest: bool = False,
+        work: Callable[[Any], tuple[int, int]] | None = None,
+        apart: bool = False,
+        memo: bool = False,
+        accepts: Accepts | None = None,
+    ) -> None:
+        fill(
+            self,
+            name,
+            build,
+            instance_type,
+            holds,
+            in_place,
+            dialects,
+            words,
+            notes,
+            reads_evaluated,
+            spends_itself,
+            refers,
+            marks,
+            fast,
+            quick,
+            openai_strict,
+            evaluates,
+            judges,
+            refuses_rest,
+            work,
+            apart,
+            memo,
+            accepts,
+        )
 
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
