@@ -1,10 +1,14 @@
 """What ``import toolreg`` brings in: the validator, and each other public name at its first use."""
 
 import ast
+import copy
 import json
+import os
+import pickle
 import re
 import subprocess
 import sys
+from inspect import signature
 from pathlib import Path
 
 import pytest
@@ -103,3 +107,78 @@ def test_a_format_pattern_is_compiled_at_its_first_match_and_kept():
     assert isinstance(formats._UUID, re.Pattern)
     assert all(isinstance(formats._PARTS[True][part], re.Pattern) for part in ("path", "query", "fragment"))
     assert not formats.FORMATS["uuid"]("12345678-1234-1234-1234-123456789abz")
+
+
+# Standard modules `import toolreg` leaves for later: dataclasses (with the inspect it imports),
+# difflib (the "did you mean" of a refused schema), fractions and decimal (exact multipleOf), json (the
+# words of an error quoting a value), urllib.parse and ipaddress (relative URIs, the ip formats),
+# unicodedata (idn-hostname). Each cost the import a millisecond or more.
+DEFERRED = (
+    "dataclasses",
+    "inspect",
+    "difflib",
+    "fractions",
+    "decimal",
+    "json",
+    "urllib.parse",
+    "ipaddress",
+    "unicodedata",
+    "asyncio",
+)
+
+_IMPORT_ALONE = """
+import sys
+before = set(sys.modules)
+import toolreg
+print(" ".join(sorted(before)))
+print(" ".join(sorted(set(sys.modules) - before)))
+"""
+
+
+def test_import_toolreg_leaves_the_deferred_standard_modules_unimported():
+    # Coverage started in the child (COVERAGE_PROCESS_START) would import some of them itself.
+    env = {name: value for name, value in os.environ.items() if not name.startswith("COVERAGE_")}
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORT_ALONE], capture_output=True, text=True, check=True, env=env
+    )
+    at_start, imported = (line.split() for line in done.stdout.splitlines())
+    # The interpreter's start imported none of them, so their absence below is toolreg's doing.
+    assert [name for name in DEFERRED if name in at_start] == []
+    assert "toolreg._jsonschema.validator" in imported
+    assert [name for name in DEFERRED if name in imported] == []
+
+
+def test_limits_behaves_as_the_frozen_dataclass_it_was():
+    limits = toolreg.Limits(max_depth=3)
+    assert limits == toolreg.Limits(3) != toolreg.Limits()
+    assert hash(limits) == hash(toolreg.Limits(3)) and len({limits, toolreg.Limits(3)}) == 1
+    assert limits != (3, 128, 10_000, False, 10_000, 600_000, 10_000_000)
+    assert repr(limits) == (
+        "Limits(max_depth=3, max_schema_depth=128, max_schema_size=10000, allow_backtracking_patterns=False, "
+        "max_work=10000, max_pattern_program=600000, max_output_bytes=10000000)"
+    )
+    with pytest.raises(AttributeError, match="cannot assign to field 'max_depth'"):
+        limits.max_depth = 4
+    with pytest.raises(AttributeError, match="cannot delete field 'max_work'"):
+        del limits.max_work
+    with pytest.raises(AttributeError):
+        limits.other = 1
+    assert pickle.loads(pickle.dumps(limits)) == limits and copy.deepcopy(limits) == limits
+    assert limits.__replace__(max_work=5) == toolreg.Limits(max_depth=3, max_work=5)
+    with pytest.raises(TypeError):
+        limits.__replace__(max_dept=5)
+    match limits:
+        case toolreg.Limits(depth, schema_depth, max_work=work):
+            assert (depth, schema_depth, work) == (3, 128, 10_000)
+    defaults = {name: parameter.default for name, parameter in signature(toolreg.Limits).parameters.items()}
+    assert defaults == {
+        "max_depth": 128,
+        "max_schema_depth": 128,
+        "max_schema_size": 10_000,
+        "allow_backtracking_patterns": False,
+        "max_work": 10_000,
+        "max_pattern_program": 600_000,
+        "max_output_bytes": 10_000_000,
+    }
+    with pytest.raises(toolreg.LimitsError, match="max_work must be a positive int"):
+        toolreg.Limits(max_work=0)

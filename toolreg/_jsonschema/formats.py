@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -118,6 +116,8 @@ def _u_label(encoded: str) -> bool:
         decoded = encoded.encode("ascii").decode("punycode")
     except UnicodeError:
         return False
+    import unicodedata  # at the first such label, as ipaddress is imported at the first address
+
     return (
         decoded.encode("punycode").decode("ascii") == encoded.lower()
         and not decoded.isascii()
@@ -168,6 +168,8 @@ def _idn_email(text: str) -> bool:
 
 def _ipv4(text: str) -> bool:
     """Four decimal octets in ASCII digits, without leading zeros (Python's reading)."""
+    import ipaddress  # at the first address tested: only ipv4 and ipv6 need it, and it costs the import
+
     try:
         ipaddress.IPv4Address(text)
     except ValueError:
@@ -179,6 +181,8 @@ def _ipv6(text: str) -> bool:
     """RFC 4291's text forms; a zone index (``%eth0``) is not part of an address."""
     if "%" in text:
         return False
+    import ipaddress
+
     try:
         ipaddress.IPv6Address(text)
     except ValueError:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "json_type",
@@ -185,6 +187,10 @@ def exact_number(value: int | float) -> Fraction:
     ``repr`` gives the shortest decimal that reads back as the same float, which is what a JSON
     parser was given (or a text equivalent to it).
     """
+    # Imported here: only multipleOf and the catalog comparison need it, and it costs the import
+    # (fractions imports decimal).
+    from fractions import Fraction
+
     if isinstance(value, int):
         return Fraction(int(value))
     # float's own repr, not a subclass's (numpy's float64 writes "np.float64(0.1)").

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +27,10 @@ def show(value: Any) -> str:
         return int_text(value)
     if kind is float:
         return repr(value)  # what json.dumps writes for a finite float, without its overhead
+    # Imported at the first message that quotes a value: a valid instance needs none, and json costs
+    # the import.
+    import json
+
     return json.dumps(writable(value), ensure_ascii=False, sort_keys=True)
 
 

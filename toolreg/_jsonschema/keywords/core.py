@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from ..findings import Check, no_check
 from ..sites import Reading, Site
@@ -26,6 +25,8 @@ def _id(value: Any, site: Site) -> Check:
     """The URI of this schema resource, against which the ``$ref``s inside it resolve."""
     if not isinstance(value, str):
         site.refuse(f"must be a string holding a URI, not {show(value)}")
+    from urllib.parse import urlsplit  # here, as references.resolve imports it: few schemas have "$id"
+
     try:
         urlsplit(value)
     except ValueError as error:

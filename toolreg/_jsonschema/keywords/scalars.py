@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-import json
 import operator
 import re
 from collections.abc import Callable
@@ -92,6 +90,8 @@ def _type_words(site: Site, kept: Any) -> Words:
     message, quoted, facts = f"expected {' or '.join(names)}, got {actual}", "", {}
     # The two slips models make most: a number or a boolean in quotes, and null for "not given".
     if type(kept) is str and len(kept) <= 40 and _UNQUOTED.fullmatch(kept):
+        import json  # here, as show() does: wording an error is the only use of it
+
         if any(JSON_TYPES[name](json.loads(kept)) for name in names):
             quoted, facts["hint"] = f"; write {kept} without the quotes", "unquote"
     elif kept is None and _optional_property(site):
@@ -328,6 +328,8 @@ def _format(value: Any, site: Site) -> Check:
     if not site.compiler.asserts_formats:
         return no_check
     if value not in KNOWN_FORMATS:
+        import difflib  # here: only the hint for an unknown format needs it, and it costs the import
+
         nearest = difflib.get_close_matches(value, sorted(KNOWN_FORMATS), n=1, cutoff=0.6)
         hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
         site.refuse(f"names no format toolreg knows, {show(value)}, and formats are asserted{hint}")
