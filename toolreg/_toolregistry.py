@@ -6,7 +6,6 @@ import functools
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from . import _providers
 from ._calls import DEFAULT_MAX_THREADS, Caller, CallResult, RetryPolicy
 from ._errors import InvalidArgumentsError, UnknownToolError
 from ._jsonschema.errors import Result
@@ -109,6 +108,10 @@ class ToolRegistry(Registry):
         (``$ref``, ``anyOf`` branches and items included); a new object, ``args`` is unchanged. It works
         within the work budget validating them has (``Limits.max_work``): past it, it raises
         InvalidArgumentsError carrying one ``limit`` error."""
+        # The providers are imported at the first method that reads them (here, answer, aanswer,
+        # export, lookup): registering, validating and calling need none of them.
+        from . import _providers
+
         return _providers.arguments(self, name, args)
 
     def call(
@@ -187,6 +190,8 @@ class ToolRegistry(Registry):
         an unknown name gets the nearest of them. ``nulls_as_absent`` is as in :meth:`validate`.
         ``repair`` is as in :meth:`call`, and for OpenAI's JSON text it leaves out trailing commas
         too; the answer says each repair to the model beside the output."""
+        from . import _providers
+
         return _providers.answer(
             self._caller, call, provider_name=provider, offered=offered,
             nulls_as_absent=nulls_as_absent, with_traceback=with_traceback, repair=repair,
@@ -203,6 +208,8 @@ class ToolRegistry(Registry):
         repair: bool = False,
     ) -> dict[str, Any]:
         """:meth:`answer` for async code, calling the tool as :meth:`acall` does."""
+        from . import _providers
+
         return await _providers.aanswer(
             self._caller, call, provider_name=provider, offered=offered,
             nulls_as_absent=nulls_as_absent, with_traceback=with_traceback, repair=repair,
@@ -242,8 +249,12 @@ class ToolRegistry(Registry):
         (listed in the description; the registry still checks it). Raises one ExportError naming
         every tool that cannot be exported and every blocker of each, before returning anything.
         """
+        from . import _providers
+
         return _providers.export(self, provider, names, strict=strict, omit_unsupported=omit_unsupported)
 
     def lookup(self, provider_name: str, provider: str) -> ToolRecord:
         """The tool a provider's call names (``fs-read_file`` from OpenAI is ``fs.read_file``)."""
+        from . import _providers
+
         return _providers.lookup(self, provider, provider_name)
