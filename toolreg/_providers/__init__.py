@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._calls import Caller, CallResult
+from .._calls import Caller
 from .._errors import (
     ExportError,
     InvalidArgumentsError,
@@ -24,6 +24,7 @@ from .._jsonschema.validator import checked_schema
 from .._jsonschema.values import json_type
 from .._registry import Registry, ToolRecord
 from .._repair import Repair, without_trailing_commas
+from .._results import CallResult
 from . import anthropic, gemini, mcp, openai_chat, openai_responses
 from .base import Provider, ToolCall, read_arguments
 from .openai_strict import NullsPastBudget, absent_nulls

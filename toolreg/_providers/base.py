@@ -9,12 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .._calls import CallResult
 from .._errors import ExportError, InvalidCallError
 from .._feedback import printable
 from .._jsonschema.errors import ValidationError
 from .._jsonschema.values import json_type
 from .._registry import ToolRecord
+from .._results import CallResult
 
 __all__ = [
     "NameRule",

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .._calls import CallResult
 from .._registry import ToolRecord
+from .._results import CallResult
 from .base import NameRule, Provider, ToolCall, checked_id, object_arguments, schema_of
 
 __all__ = ["PROVIDER", "NAMES"]

@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._calls import CallResult
 from .._errors import InvalidToolError
 from .._feedback import format_errors, mcp_error_result
 from .._jsonschema.errors import SchemaError, ToolregError, thaw
@@ -21,6 +20,7 @@ from .._registry import (
     check_tool_name,
     join_description,
 )
+from .._results import CallResult
 from .base import NameRule, Provider, ToolCall, object_arguments, schema_of
 
 __all__ = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._calls import CallResult
 from .._registry import ToolRecord
+from .._results import CallResult
 from .base import Provider, ToolCall, checked_id, object_arguments, read_arguments, with_note
 from .openai_chat import NAMES, parameters
 
