@@ -9,7 +9,6 @@ from typing import Any
 from .errors import SchemaError, ValidationError
 from .findings import Check, Evaluated, Findings, Path, Place, noted, spend
 from .limits import Limits
-from .metaschemas import META_SCHEMAS
 from .pointer import ARRAY_INDEX, Document, split, to_pointer
 from .values import NotJSON, snapshot
 from .vocabulary import DEFAULT_DIALECT, DIALECTS, VOCABULARY, subschemas, vocabulary_uri
@@ -306,6 +305,10 @@ class References:
     def _load(self, uri: str) -> Path | None:
         """A document the caller gave, or a bundled meta-schema, checked as JSON, indexed, and
         returned as a location."""
+        # The meta-schemas' data is imported at the first "$ref" to a document toolreg was not given:
+        # a schema whose references stay within it never reads them.
+        from .metaschemas import META_SCHEMAS
+
         document = self.documents.get(uri, META_SCHEMAS.get(uri))
         if document is None or uri in self.loaded:
             return None
