@@ -5,10 +5,13 @@ module's tests (marked slow: they start processes), and the pin's comparison in 
 import contextlib
 import functools
 import json
+import random
 import sys
 import types as namespaces
+from dataclasses import dataclass
 
 import coverage
+import jsonschema
 import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'pytoolreg[mcp]'")
@@ -16,6 +19,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'py
 from mcp import StdioServerParameters
 
 import toolreg
+from tests import accept_any
 from tests.mcp_servers.clients import (
     LEGACY,
     MODERN,
@@ -26,6 +30,7 @@ from tests.mcp_servers.clients import (
     stdio_legacy_peer,
 )
 from tests.mcp_servers.counting_server import TOOLS
+from tests.test_corpus import CORPUS, RECORDS, STANDARD
 from toolreg._cli import main
 from toolreg._guard import WITHHELD_META, GuardOptions, _GuardServer
 
@@ -256,3 +261,171 @@ def test_the_command_needs_an_upstream(capsys):
     assert "not both" in capsys.readouterr().err
     assert main(["guard", "--pin-strict", "--", "x"]) == 2
     assert "--pin-strict needs --pin" in capsys.readouterr().err
+
+
+# -- the corpus' tools, behind the guard ----------------------------------------------------------------
+
+SEED = 41
+SAMPLED = 48  # tools of the corpus the upstream lists: the calls to them take about a second a version
+MOST_INVALID = 6  # invalid calls to each
+# Where a schema names a format, a string of it: both validators may assert formats.
+FORMATTED = {
+    "date-time": "2024-05-01T12:00:00Z",
+    "date": "2024-05-01",
+    "time": "12:00:00Z",
+    "email": "someone@example.com",
+    "uri": "https://example.com/a",
+    "url": "https://example.com/a",
+    "uuid": "123e4567-e89b-12d3-a456-426614174000",
+}
+# The values a property is given in place of a valid one: most are of another type than it declares.
+STRANGERS = ["text", 17, 2.5, True, None, [1, 2], {"k": "v"}, -1, ""]
+
+
+def value_for(schema, full=False, depth=0):
+    """A plain value that often fits ``schema`` (both validators judge it after): the first const, enum
+    value or branch, the least a bound allows, an object's required properties (every declared one
+    when ``full``)."""
+    if not isinstance(schema, dict) or depth > 6:
+        return "x"
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("enum"):
+        return schema["enum"][0]
+    for branches in ("anyOf", "oneOf"):
+        if isinstance(schema.get(branches), list) and schema[branches]:
+            return value_for(schema[branches][0], full, depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((name for name in kind if name != "null"), "null")
+    if kind is None:
+        kind = "object" if "properties" in schema else "array" if "items" in schema else "string"
+    if kind == "object":
+        properties = schema.get("properties", {})
+        names = (
+            list(properties) if full else [name for name in schema.get("required", []) if name in properties]
+        )
+        return {name: value_for(properties[name], full=False, depth=depth + 1) for name in names}
+    if kind == "array":
+        return [value_for(schema.get("items"), depth=depth + 1)] * max(schema.get("minItems", 1), 1)
+    if kind in ("integer", "number"):
+        least = schema.get("minimum", schema.get("exclusiveMinimum", 0) + 1)
+        most = schema.get("maximum", schema.get("exclusiveMaximum", least + 10) - 1)
+        return min(max(least, 3), most)
+    if kind == "string":
+        if schema.get("format") in FORMATTED:
+            return FORMATTED[schema["format"]]
+        return "v" * min(max(schema.get("minLength", 0), 3), schema.get("maxLength", 3))
+    return {"boolean": True, "null": None}.get(kind, "x")
+
+
+@dataclass
+class CorpusTool:
+    name: str
+    schema: dict
+    valid: list  # arguments both validators accept
+    invalid: list  # (arguments, the text of toolreg's refusal) for arguments both validators refuse
+
+
+def corpus_tool(record, rng):
+    """The calls to one tool of the corpus, or None where toolreg refuses its schema, python-jsonschema
+    finds it invalid, or no valid call was found for it."""
+    name, schema = record["name"], record["schema"]
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return None
+    if not jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA).is_valid(schema):
+        return None
+    registry = toolreg.ToolRegistry()
+    report = toolreg.import_mcp(registry, [{"name": name, "inputSchema": schema}], lambda tool: accept_any)
+    if report.refused:
+        return None
+    local, other = report.registered[name], jsonschema.Draft202012Validator(schema)
+
+    def errors(arguments):
+        """toolreg's errors for ``arguments``, or None where the two validators disagree."""
+        found = registry.validate(local, arguments)
+        return found if bool(found) != other.is_valid(arguments) else None
+
+    valid = []
+    for full in (False, True):
+        arguments = value_for(schema, full)
+        found = errors(arguments)
+        if found is not None and not found and arguments not in valid:
+            valid.append(arguments)
+    if not valid:
+        return None
+    base, properties = valid[-1], schema.get("properties", {})
+    required = schema.get("required", [])
+    mutated = [{key: value for key, value in base.items() if key != missing} for missing in required]
+    for prop in base:
+        if isinstance(properties.get(prop), dict):
+            strangers = rng.sample(STRANGERS, len(STRANGERS))
+            mutated += [
+                {**base, prop: stranger} for stranger in strangers if errors({**base, prop: stranger})
+            ][:1]
+    if schema.get("additionalProperties") is False:
+        mutated.append({**base, "not_declared_here": 1})
+    invalid = []
+    for arguments in mutated:
+        found = errors(arguments)
+        if found:  # both refuse it
+            invalid.append((arguments, toolreg.format_errors(found, tool=name).text))
+    if not invalid:
+        return None
+    return CorpusTool(name, schema, valid, rng.sample(invalid, min(len(invalid), MOST_INVALID)))
+
+
+@pytest.fixture(scope="module")
+def corpus_tools():
+    if not RECORDS:
+        pytest.skip(f"tool-schema corpus not found at {CORPUS}; set TOOLREG_CORPUS")
+    rng = random.Random(SEED)
+    records = list(STANDARD)
+    rng.shuffle(records)
+    tools, names = [], set()
+    for record in records:
+        if record["name"] in names:
+            continue
+        tool = corpus_tool(record, rng)
+        if tool is not None:
+            tools.append(tool)
+            names.add(tool.name)
+        if len(tools) == SAMPLED:
+            return tools
+    pytest.fail(f"only {len(tools)} of the corpus' tools have calls both validators judge alike")
+
+
+@pytest.fixture(scope="module", params=VERSIONS)
+def corpus_guarded(request, tmp_path_factory, corpus_tools):
+    """A client of ``toolreg guard`` (no option) in front of the counting server listing the sampled
+    corpus tools, on one protocol version (2025-11-25 over stdio, 2026-07-28 over streamable HTTP)."""
+    folder = tmp_path_factory.mktemp("corpus")
+    calls, listed = str(folder / "calls.jsonl"), folder / "tools.json"
+    listed.write_text(json.dumps([{"name": tool.name, "inputSchema": tool.schema} for tool in corpus_tools]))
+    with contextlib.ExitStack() as stack:
+        if request.param == LEGACY:
+            upstream = ["--", sys.executable, "-m", "tests.mcp_servers.counting_server", calls, str(listed)]
+        else:
+            upstream = ["--upstream", stack.enter_context(http_server("counting_server", calls, str(listed)))]
+        yield from _guarded(request.param, folder, upstream)
+
+
+@pytest.mark.slow
+def test_no_invalid_call_of_the_corpus_reaches_the_upstream_and_every_valid_one_arrives_unchanged(
+    corpus_guarded, corpus_tools
+):
+    listing = corpus_guarded.portal.call(corpus_guarded.peer.client.list_tools)
+    assert [tool.name for tool in listing.tools] == [tool.name for tool in corpus_tools]  # none withheld
+    assert sum(len(tool.invalid) for tool in corpus_tools) >= 2 * SAMPLED
+    before, sent = len(reached(corpus_guarded)), []
+    for tool in corpus_tools:
+        for arguments, refusal in tool.invalid:
+            result = corpus_guarded.call(tool.name, arguments)
+            assert result.is_error and result.structured_content is None, (tool.name, arguments)
+            assert texts(result) == [refusal], (tool.name, arguments)
+            problems = [line for line in refusal.splitlines() if line.startswith("- ")]
+            assert problems and all(line.startswith(("- at /", "- the arguments")) for line in problems)
+        for arguments in tool.valid:
+            assert not corpus_guarded.call(tool.name, arguments).is_error, (tool.name, arguments)
+            sent.append({"name": tool.name, "arguments": arguments})
+    assert reached(corpus_guarded)[before:] == sent

@@ -1,7 +1,8 @@
 """An upstream for ``toolreg guard``'s tests: a server on the SDK alone that checks nothing.
 
-``python -m tests.mcp_servers.counting_server CALLS`` serves over stdio (``streamable-http CALLS``
-over streamable HTTP on a free port, whose address it writes to stderr); every call it receives is
+``python -m tests.mcp_servers.counting_server CALLS [TOOLS]`` serves over stdio (``streamable-http
+CALLS [TOOLS]`` over streamable HTTP on a free port, whose address it writes to stderr); TOOLS, a JSON
+file of MCP tools, is listed in place of the tools below when given. Every call it receives is
 appended to the file CALLS as one JSON line, ``{"name": ..., "arguments": ...}``, exactly as it came,
 so a test counts what reached it. ``echo`` answers with its arguments as structuredContent (whatever
 they are: nothing here checks them against the output schema; an error when they hold ``fail``),
@@ -54,9 +55,13 @@ TOOLS = [
 ]
 
 
-def build(calls: Path) -> Server[Any]:
+def build(calls: Path, listed: Path | None = None) -> Server[Any]:
+    tools = TOOLS
+    if listed is not None:
+        tools = [types.Tool.model_validate(tool) for tool in json.loads(listed.read_text(encoding="utf-8"))]
+
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=TOOLS)
+        return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         with calls.open("a", encoding="utf-8") as log:
@@ -79,16 +84,16 @@ def build(calls: Path) -> Server[Any]:
     return Server("counting", on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def main(calls: Path) -> None:
-    server = build(calls)
+async def main(calls: Path, listed: Path | None) -> None:
+    server = build(calls, listed)
     async with stdio_server() as (read, write):
         options = server.create_initialization_options(NotificationOptions(tools_changed=True))
         await server.run(read, write, options)
 
 
-async def main_http(calls: Path) -> None:
+async def main_http(calls: Path, listed: Path | None) -> None:
     """Serve on a free port of 127.0.0.1, whose address goes to stderr."""
-    app = build(calls).streamable_http_app(host="127.0.0.1")
+    app = build(calls, listed).streamable_http_app(host="127.0.0.1")
     with socket.create_server(("127.0.0.1", 0)) as listening:
         port = listening.getsockname()[1]
         print(f"serving counting at http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
@@ -96,7 +101,6 @@ async def main_http(calls: Path) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "streamable-http":
-        anyio.run(main_http, Path(sys.argv[2]))
-    else:
-        anyio.run(main, Path(sys.argv[1]))
+    over_http = sys.argv[1] == "streamable-http"
+    paths = [Path(argument) for argument in sys.argv[1 + over_http :]]
+    anyio.run(main_http if over_http else main, paths[0], paths[1] if len(paths) > 1 else None)
