@@ -27,10 +27,11 @@ import mcp_types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.context import ServerRequestContext
+from mcp.shared.message import SessionMessage
 
 from . import ToolDiff, ToolregError, diff
 from ._repair import repair_note
-from .mcp import GuardedSession, _one_line, _refusal_reason, _RegistryServer, _serve_stdio
+from .mcp import GuardedSession, _Answered, _one_line, _refusal_reason, _RegistryServer, _serve_stdio
 
 __all__ = ["GuardOptions", "UpstreamError", "run"]
 
@@ -118,21 +119,26 @@ async def _guard(options: GuardOptions) -> None:
                 await guard.relist()
             except Exception as error:  # the upstream ended, answered nonsense, or listed without end
                 raise UpstreamError(f"the upstream server did not start: {_said(error)}") from None
-            async with _stdio() as (stdin, stdout):
-                await _serve_stdio(guard, stdin, stdout)
+            async with _stdio() as streams:
+                if streams is None:
+                    await _serve_stdio(guard)
+                else:
+                    read_messages, replies = streams
+                    initialization = guard.create_initialization_options()
+                    await guard.run(_Answered(read_messages, replies), replies, initialization)
     finally:
         if record is not None:
             record.close()
 
 
 @contextlib.asynccontextmanager
-async def _stdio() -> AsyncIterator[tuple[Any, Any]]:
-    """The process's stdin and stdout as the SDK's stdio transport takes them, read and written on the
-    event loop: the SDK's own wraps each line read and each write and flush in a thread hop, three
-    for each call, which alone took more than the guard's budget on a loaded machine. While serving,
-    fd 0 reads nothing and fd 1 writes to stderr, as the SDK's transport does, so that stray output
-    never reaches the protocol. Where stdin or stdout is no pipe (a file), the SDK's transport
-    serves instead (both None)."""
+async def _stdio() -> AsyncIterator[tuple[_Messages, _Replies] | None]:
+    """The process's stdin and stdout as a server's read and write streams of messages, read, parsed,
+    serialised and written on the event loop by the server's own tasks: the SDK's stdio transport puts
+    a task of its own on each side, behind a memory stream, and wraps each line read and each write and
+    flush in a thread hop, which alone took more than the guard's budget. While serving, fd 0 reads
+    nothing and fd 1 writes to stderr, as the SDK's transport does, so that stray output never reaches
+    the protocol. Where stdin or stdout is no pipe (a file), None: the SDK's transport serves instead."""
     loop = asyncio.get_running_loop()
     kept = os.dup(0), os.dup(1)
     reader = asyncio.StreamReader(limit=MAX_LINE_BYTES, loop=loop)
@@ -143,7 +149,7 @@ async def _stdio() -> AsyncIterator[tuple[Any, Any]]:
     except (OSError, ValueError):
         for fd in kept:
             os.close(fd)
-        yield None, None
+        yield None
         return
     try:
         write, protocol = await loop.connect_write_pipe(
@@ -152,14 +158,14 @@ async def _stdio() -> AsyncIterator[tuple[Any, Any]]:
     except (OSError, ValueError):
         read.close()
         os.close(kept[1])
-        yield None, None
+        yield None
         return
     restore = os.dup(0), os.dup(1)
     with open(os.devnull, "rb") as nothing:
         os.dup2(nothing.fileno(), 0)
     os.dup2(2, 1)
     try:
-        yield _Lines(reader), _Writes(asyncio.StreamWriter(write, protocol, None, loop))
+        yield _Messages(reader), _Replies(asyncio.StreamWriter(write, protocol, None, loop))
     finally:
         for fd, saved in zip((0, 1), restore, strict=True):
             os.dup2(saved, fd)
@@ -168,36 +174,54 @@ async def _stdio() -> AsyncIterator[tuple[Any, Any]]:
         write.close()
 
 
-class _Lines:
-    """Lines of a stream reader as text, for the SDK's ``async for line in stdin``."""
+class _Messages:
+    """A server's read stream: each line of a stream reader as the SDK's message, or the exception its
+    parser raised (which :class:`~toolreg.mcp._Answered` answers), read in the task that asks."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self._reader = reader
 
-    def __aiter__(self) -> _Lines:
-        return self
-
-    async def __anext__(self) -> str:
+    async def receive(self) -> SessionMessage | Exception:
         try:
             line = await self._reader.readline()
         except ValueError:  # a line past MAX_LINE_BYTES: the rest of it is skipped, the line answered
             line = b"\x00"
         if not line:
-            raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+            raise anyio.EndOfStream
+        # Decoded as the SDK's transport decodes, so that a line it cannot read is answered alike.
+        text = line.decode("utf-8", errors="replace")
+        try:
+            return SessionMessage(mcp_types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+        except Exception as error:  # the SDK's transport hands the server its parser's exception too
+            return error
+
+    async def aclose(self) -> None:
+        pass  # the pipe is closed by _stdio, once the server has ended
 
 
-class _Writes:
-    """A stream writer as the SDK's stdio transport writes to stdout: ``write`` then ``flush``."""
+class _Replies:
+    """A server's write stream: each message serialised as the SDK's transport does and written as one
+    line, in the task that sends it (a write of one whole line is never interleaved with another)."""
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self._writer = writer
 
-    async def write(self, text: str) -> None:
-        self._writer.write(text.encode("utf-8"))
+    async def send(self, message: SessionMessage) -> None:
+        line = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+        try:
+            self._writer.write(line.encode("utf-8"))
+            await self._writer.drain()
+        except (ConnectionError, RuntimeError) as error:  # the client is gone: as a closed memory stream
+            raise anyio.BrokenResourceError from error
 
-    async def flush(self) -> None:
-        await self._writer.drain()
+    async def aclose(self) -> None:
+        pass  # the pipe is closed by _stdio, once the server has ended
+
+    async def __aenter__(self) -> _Replies:
+        return self
+
+    async def __aexit__(self, *exception: object) -> None:
+        await self.aclose()
 
 
 class _Upstream(GuardedSession):
@@ -309,9 +333,8 @@ class _GuardServer(_RegistryServer):
         self, ctx: ServerRequestContext[Any, Any], params: mcp_types.CallToolRequestParams
     ) -> mcp_types.CallToolResult:
         result = await self._answer(ctx, params)
-        self._write(
-            ctx, "tools/call", params.model_dump(by_alias=True, mode="json", exclude_none=True), result
-        )
+        if self._record is not None:  # the params are serialised again only to be recorded
+            self._write(ctx, "tools/call", _wire(params), result)
         return result
 
     async def _answer(
