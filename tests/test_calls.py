@@ -228,21 +228,44 @@ def test_a_fast_tool_runs_after_blocking_handlers_timed_out():
 class HeldCheck(toolreg.ToolRegistry):
     """A registry whose check and rewrite of ``held.op``'s arguments wait for ``release``: a stand-in
     for a costly validation (a large argument, a first call compiling a large schema), which on the
-    event loop would hold back every other call there until its wait ran out."""
+    event loop would hold back every other call there until its wait ran out. The wait is in what the
+    registry checks the tool's arguments with, which a call finds with the tool, and in the rewrite of
+    strict nulls a call is given."""
 
     def __init__(self, release, seconds=2.0, **options):
         super().__init__(**options)
         self.release, self.seconds = release, seconds
 
-    def validate(self, name, args, **options):
+    def register(self, name, *args, **options):
+        record = super().register(name, *args, **options)
         if name == "held.op":
-            self.release.wait(self.seconds)
-        return super().validate(name, args, **options)
+            entry = self._entry(name)
+            entry.answers = Held(entry.answers, lambda: self.checking(name))
+        return record
 
-    def arguments(self, name, args):
-        if name == "held.op":
+    def checking(self, name):
+        """What happens while ``held.op``'s arguments are checked."""
+        self.release.wait(self.seconds)
+
+    def _without_nulls(self, record, args):
+        if record.name == "held.op":
             self.release.wait(self.seconds)
-        return super().arguments(name, args)
+        return super()._without_nulls(record, args)
+
+
+class Held:
+    """A tool's check of its arguments, which first lets ``checking`` happen."""
+
+    def __init__(self, answers, checking):
+        self.answers, self.checking = answers, checking
+
+    def validate(self, args):
+        self.checking()
+        return self.answers.validate(args)
+
+    def is_valid(self, args):
+        self.checking()
+        return self.answers.is_valid(args)
 
 
 async def held_handler(**arguments):
@@ -281,9 +304,8 @@ def test_acall_checks_off_the_loop_and_answers_what_happened_meanwhile():
     tools.register("held.op", {"type": "object"}, lambda **arguments: ran.append(1))
 
     class Unregistering(HeldCheck):
-        def validate(self, name, args, **options):
+        def checking(self, name):
             self.unregister(name)  # another thread took the tool away while it was checked
-            return super().validate(name, args, **options)
 
     tools.register("held.typed", {"type": "object", "properties": {"x": {"type": "string"}}}, held_handler)
     refused = asyncio.run(tools.acall("held.typed", {"x": 1}))
@@ -294,7 +316,7 @@ def test_acall_checks_off_the_loop_and_answers_what_happened_meanwhile():
     assert result.step == "unknown_tool" and result.message.startswith("There is no tool named 'held.op'")
 
     class Refusing(HeldCheck):
-        def arguments(self, name, args):
+        def _without_nulls(self, record, args):
             raise toolreg.InvalidCallError("cannot rewrite these")
 
     refusing = Refusing(release)
@@ -302,6 +324,20 @@ def test_acall_checks_off_the_loop_and_answers_what_happened_meanwhile():
     with pytest.raises(toolreg.InvalidCallError, match="cannot rewrite these"):  # as it raised on the loop
         asyncio.run(refusing.acall("held.op", {}, nulls_as_absent=True))
     assert ran == []
+
+
+def test_a_call_whose_tool_is_unregistered_while_it_is_checked_stops_at_the_unknown_tool_step():
+    ran = []
+
+    class Unregistering(HeldCheck):
+        def checking(self, name):
+            self.unregister(name)  # another thread took the tool away while it was checked
+
+    tools = Unregistering(threading.Event())
+    tools.register("held.op", {"type": "object"}, lambda **arguments: ran.append(1))
+    result = tools.call("held.op", {})
+    assert result.step == "unknown_tool" and result.message.startswith("There is no tool named 'held.op'")
+    assert ran == [] and "held.op" not in tools
 
 
 def test_a_retry_that_finds_every_thread_busy_is_a_busy_step():
@@ -1085,6 +1121,60 @@ def strict_round_trip(data):
     # given for an optional property that accepts null means, by its default, what leaving it out does).
     if tools.arguments("any.tool", call) == call:
         assert read_back == answered(call) == call
+
+
+# -- a call finds its tool once -------------------------------------------------------------------
+
+
+class Counted(dict):
+    """A registry's table of tools that notes each tool looked up in it, however it is read."""
+
+    def __init__(self, table, noted):
+        super().__init__(table)
+        self.noted = noted
+
+    def __getitem__(self, name):
+        self.noted.append(name)
+        return super().__getitem__(name)
+
+    def get(self, name, default=None):
+        self.noted.append(name)
+        return super().get(name, default)
+
+
+def counted_tools(**options):
+    """A registry whose tables of records and of checks note every lookup into ``lookups``."""
+    tools = registry(**options)
+    flaky = Counter(failures=1, error=toolreg.TransientError("down"))
+    closed = {"type": "object", "additionalProperties": False}
+    tools.register("a.typed", {**closed, "properties": {"n": {"type": "integer"}}}, lambda n=0: n)
+    tools.register("a.flaky", {"type": "object"}, flaky, idempotent=True, timeout_ms=5000)
+    schema = {**closed, "properties": {"n": {"type": ["integer", "null"]}}}
+    tools.register("a.out", schema, lambda n=None: {"n": n}, output_schema={"type": "object"})
+    lookups = []
+    tools._records, tools._entries = Counted(tools._records, lookups), Counted(tools._entries, lookups)
+    return tools, lookups
+
+
+FINDING_ONCE = [
+    ("a.typed", {"n": 2.0}, {}),  # an integral number handed as an int
+    ("a.typed", {"n": "2"}, {"repair": True}),  # repaired, and judged again
+    ("a.typed", {"n": "x"}, {"repair": True}),  # not repaired: the arguments step
+    ("a.flaky", {}, {}),  # tried twice
+    ("a.out", {"n": None}, {"nulls_as_absent": True}),  # rewritten, then its output checked
+]
+
+
+@pytest.mark.parametrize(("name", "args", "options"), FINDING_ONCE)
+@pytest.mark.parametrize("how", ["call", "acall"])
+def test_a_call_looks_its_tool_up_once(how, name, args, options):
+    tools, lookups = counted_tools()
+    if how == "acall":
+        result = asyncio.run(tools.acall(name, args, **options))
+    else:
+        result = tools.call(name, args, **options)
+    assert result.ok == (args != {"n": "x"})
+    assert lookups == [name]
 
 
 # -- the layers stay apart -------------------------------------------------------------------------

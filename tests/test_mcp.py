@@ -345,16 +345,30 @@ def test_options_out_of_range_are_refused(call, message):
 
 class HeldCheck(toolreg.ToolRegistry):
     """A registry whose check of ``held.op``'s arguments waits for ``release`` (at most 2 s): a stand-in
-    for a costly validation, which on the event loop would stall every session of the server."""
+    for a costly validation, which on the event loop would stall every session of the server. The wait
+    is in what the registry checks the tool's arguments with, which a call finds with the tool."""
 
     def __init__(self, release):
         super().__init__()
         self.release = release
 
-    def validate(self, name, args, **options):
+    def register(self, name, *args, **options):
+        record = super().register(name, *args, **options)
         if name == "held.op":
-            self.release.wait(2)
-        return super().validate(name, args, **options)
+            entry = self._entry(name)
+            entry.answers = HeldAnswers(entry.answers, self.release)
+        return record
+
+
+class HeldAnswers:
+    """A tool's check of its arguments, which first waits for ``release`` (at most 2 s)."""
+
+    def __init__(self, answers, release):
+        self.answers, self.release = answers, release
+
+    def validate(self, args):
+        self.release.wait(2)
+        return self.answers.validate(args)
 
 
 def test_a_costly_check_in_one_call_does_not_stall_another_call_to_the_server():

@@ -27,7 +27,7 @@ from ._integers import integral_as_int
 from ._jsonschema.errors import OK, Result, ValidationError
 from ._jsonschema.pointer import Place, place_pointer
 from ._jsonschema.validator import Validator, checked_schema
-from ._registry import Registry, ToolRecord
+from ._registry import Entry, Registry, ToolRecord
 from ._repair import Repair, repair_arguments
 from ._results import CallResult
 
@@ -49,6 +49,9 @@ DEFAULT_MAX_THREADS = 32
 IDLE_SECONDS = 5.0
 # A handler's name as the model saw it, from toolreg's name.
 Naming = Callable[[str], str]
+# The arguments of a call to the tool of that record, as its handler is to get them (OpenAI's strict
+# nulls read as left out): given the record the call found, so that it looks nothing up again.
+Rewrite = Callable[[ToolRecord, Any], Any]
 
 
 @dataclass(frozen=True)
@@ -270,7 +273,10 @@ class Caller:
     """How a registry's tools are called: the time budget of a tool registered without one
     (``default_timeout_ms``), how idempotent tools are tried again (``retry``), the threads sync
     handlers run in (at most ``max_threads``), and whether the model reads the message of every
-    exception a handler raises (``show_handler_errors``) or only of a ToolError's."""
+    exception a handler raises (``show_handler_errors``) or only of a ToolError's.
+
+    It holds the registry proper and asks it one thing a call: the tool's entry (:meth:`find`), whose
+    record and check serve the rest of the call, so that a call sees one tool from start to end."""
 
     def __init__(
         self,
@@ -311,17 +317,38 @@ class Caller:
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
-        rewrite: Callable[[Any], Any] | None = None,
+        rewrite: Rewrite | None = None,
         repair: bool = False,
     ) -> CallResult:
         """See :meth:`toolreg.ToolRegistry.call`; ``naming`` writes a name as the model saw it, and
         ``rewrite`` turns the arguments of a tool that is there into those its handler gets (see
         :meth:`acall`); ``repair`` repairs invalid arguments where the schema allows one reading."""
+        found = self.find(name, offered, naming)
+        if isinstance(found, CallResult):
+            return found
+        return self.call_found(
+            found, args, with_traceback=with_traceback, offered=offered, naming=naming, rewrite=rewrite,
+            repair=repair,
+        )  # fmt: skip
+
+    def call_found(
+        self,
+        entry: Entry,
+        args: Any,
+        *,
+        with_traceback: bool = False,
+        offered: Collection[str] | None = None,
+        naming: Naming | None = None,
+        rewrite: Rewrite | None = None,
+        repair: bool = False,
+    ) -> CallResult:
+        """:meth:`call` of the tool :meth:`find` found: nothing here looks it up again."""
         shown = _namer(naming)
-        record = self._record(name, offered, shown)
-        if isinstance(record, CallResult):
-            return record
-        args, errors, repairs = self._checked_arguments(record.name, args, rewrite, repair)
+        record = entry.record
+        try:
+            args, errors, repairs = self._checked_arguments(entry, args, rewrite, repair)
+        except UnknownToolError:
+            return self._gone(record, offered, shown)
         if errors:
             return _arguments_failure(record.name, shown(record.name), tuple(errors))
         tries = self._tries(record, args, shown, with_traceback)
@@ -340,7 +367,7 @@ class Caller:
         with_traceback: bool = False,
         offered: Collection[str] | None = None,
         naming: Naming | None = None,
-        rewrite: Callable[[Any], Any] | None = None,
+        rewrite: Rewrite | None = None,
         repair: bool = False,
     ) -> CallResult:
         """See :meth:`toolreg.ToolRegistry.acall`. ``rewrite`` turns the arguments of a tool that is
@@ -350,10 +377,28 @@ class Caller:
         (which may compile the schema, at a tool's first calls) in one of the registry's threads, and a
         sync handler's first run follows in that thread, so a valid call to one hops once, as its
         handler alone would. A call that finds every thread busy stops at the ``busy`` step unchecked."""
+        found = self.find(name, offered, naming)
+        if isinstance(found, CallResult):
+            return found
+        return await self.acall_found(
+            found, args, with_traceback=with_traceback, offered=offered, naming=naming, rewrite=rewrite,
+            repair=repair,
+        )  # fmt: skip
+
+    async def acall_found(
+        self,
+        entry: Entry,
+        args: Any,
+        *,
+        with_traceback: bool = False,
+        offered: Collection[str] | None = None,
+        naming: Naming | None = None,
+        rewrite: Rewrite | None = None,
+        repair: bool = False,
+    ) -> CallResult:
+        """:meth:`acall` of the tool :meth:`find` found: nothing here looks it up again."""
         shown = _namer(naming)
-        record = self._record(name, offered, shown)
-        if isinstance(record, CallResult):
-            return record
+        record = entry.record
         import asyncio
 
         loop = asyncio.get_running_loop()
@@ -361,7 +406,7 @@ class Caller:
         sync = not inspect.iscoroutinefunction(record.handler)
         started: asyncio.Future[_Ran] | None = loop.create_future() if sync else None
         gone = threading.Event()  # the caller was cancelled during the check: the handler is not run
-        check = functools.partial(self._checked_arguments, record.name, args, rewrite, repair)
+        check = functools.partial(self._checked_arguments, entry, args, rewrite, repair)
         job = functools.partial(_check_then_run, checked, started, gone, check, record.handler)
         if not self.workers.start(job):
             return _busy(record.name, shown(record.name), self.workers.most, 0)
@@ -370,8 +415,8 @@ class Caller:
         except asyncio.CancelledError:
             gone.set()
             raise
-        if isinstance(prepared.error, UnknownToolError):  # unregistered by another thread meanwhile
-            return _failure(record.name, "unknown_tool", self.unknown_tool_message(name, offered, shown))
+        if isinstance(prepared.error, UnknownToolError):
+            return self._gone(record, offered, shown)
         if prepared.error is not None:
             raise prepared.error  # the rewrite's own, as it would have raised in this thread
         args, errors, repairs = prepared.value
@@ -386,45 +431,49 @@ class Caller:
         assert tries.result is not None
         return dataclasses.replace(tries.result, repairs=repairs) if repairs else tries.result
 
-    def _record(self, name: str, offered: Collection[str] | None, shown: Naming) -> ToolRecord | CallResult:
-        """The tool a call names, or the result for a tool that is not there (or not offered)."""
+    def find(
+        self, name: str, offered: Collection[str] | None = None, naming: Naming | None = None
+    ) -> Entry | CallResult:
+        """The tool a call names, found in the call's one lookup of the registry; or the result for a
+        tool that is not there (or not offered)."""
         chosen = _offered(offered)
         try:
-            record = self.registry.get(name)
+            entry = self.registry._entry(name)
             if chosen is not None and name not in chosen:
                 raise UnknownToolError(name)
         except UnknownToolError:
-            return _failure(str(name), "unknown_tool", self.unknown_tool_message(name, chosen, shown))
-        return record
+            return _failure(str(name), "unknown_tool", self.unknown_tool_message(name, chosen, naming))
+        return entry
+
+    def _gone(self, record: ToolRecord, offered: Collection[str] | None, shown: Naming) -> CallResult:
+        """The result of a call whose tool another thread unregistered while its arguments were checked."""
+        return _failure(record.name, "unknown_tool", self.unknown_tool_message(record.name, offered, shown))
 
     def _checked_arguments(
-        self, name: str, args: Any, rewrite: Callable[[Any], Any] | None, repair: bool = False
+        self, entry: Entry, args: Any, rewrite: Rewrite | None, repair: bool = False
     ) -> tuple[Any, Result, tuple[Repair, ...]]:
         """The arguments as the handler is to get them, their errors, and the repairs made to them
         (acall runs it in a worker thread). A rewrite may refuse the arguments itself
         (InvalidArgumentsError): past the work budget of reading OpenAI's strict nulls, say. Invalid
         arguments are repaired when ``repair`` is set and the repairs make them valid; else their
-        errors are the original ones."""
+        errors are the original ones. Raises UnknownToolError when the tool was unregistered since it
+        was found."""
+        record = entry.record
         if rewrite is not None:
             try:
-                args = rewrite(args)
+                args = rewrite(record, args)
             except InvalidArgumentsError as refused:
-                if refused.tool != name:
+                if refused.tool != record.name:
                     raise
                 return args, list(refused.errors), ()
-        errors = self.registry.validate(name, args)
+        errors = entry.answers.validate(args)  # which asks for an object too
+        if entry.gone:
+            raise UnknownToolError(record.name)
         if errors and repair:
-            judge = functools.partial(self.registry.validate, name)  # which asks for an object too
-            repaired, repairs = repair_arguments(self.registry.get(name).validator, args, validate=judge)
+            repaired, repairs = repair_arguments(record.validator, args, validate=entry.answers.validate)
             if repairs:
-                return self._as_handed(name, repaired), OK, repairs
-        return (args if errors else self._as_handed(name, args)), errors, ()
-
-    def _as_handed(self, name: str, args: Any) -> Any:
-        """Valid arguments as the handler gets them: an integral number where the schema says integer
-        as an ``int`` (a new object; ``args`` is unchanged). Within the validation's work: it reads a
-        part of what the validation read."""
-        return integral_as_int(checked_schema(self.registry.get(name).validator), args)
+                return _as_handed(record, repaired), OK, repairs
+        return (args if errors else _as_handed(record, args)), errors, ()
 
     def _tries(self, record: ToolRecord, args: Any, shown: Naming, with_traceback: bool) -> _Tries:
         """The tries of a call whose arguments fit its tool's schema."""
@@ -502,7 +551,8 @@ class Caller:
 
     def _checked_output(self, record: ToolRecord, shown: str, output: Any, attempts: int) -> CallResult:
         """The result of a handler that returned: its output, if it is JSON that fits the output schema."""
-        errors = self._any_json.validate(output) or self.registry.validate_output(record.name, output)
+        checks = record.output_validator
+        errors = self._any_json.validate(output) or (OK if checks is None else checks.validate(output))
         if errors:
             text = format_errors(errors, tool=shown, about="result").text
             return _failure(record.name, "output", text, errors=tuple(errors), attempts=attempts)
@@ -515,6 +565,13 @@ class Caller:
             text = format_errors([error], tool=shown, about="result").text
             return _failure(record.name, "output", text, errors=(error,), attempts=attempts)
         return CallResult(record.name, True, output, None, (), "", attempts)
+
+
+def _as_handed(record: ToolRecord, args: Any) -> Any:
+    """Valid arguments as the handler gets them: an integral number where the schema says integer as
+    an ``int`` (a new object; ``args`` is unchanged). Within the validation's work: it reads a part of
+    what the validation read."""
+    return integral_as_int(checked_schema(record.validator), args)
 
 
 def _check_then_run(

@@ -36,6 +36,7 @@ from ._signatures import check_handler
 __all__ = [
     "ToolRecord",
     "Registry",
+    "Entry",
     "check_tool_name",
     "join_description",
     "HINTS",
@@ -213,6 +214,19 @@ class ToolRecord:
         )
 
 
+class Entry:
+    """A registered tool as a call finds it, in one lookup: its ``record``, what checks its arguments
+    (``answers``: its validator, or one that first asks for an object), and whether it has been
+    unregistered since (``gone``), which a call that holds it reads rather than looking it up again."""
+
+    __slots__ = ("record", "answers", "gone")
+
+    def __init__(self, record: ToolRecord, answers: Validator | _ObjectsOnly) -> None:
+        self.record = record
+        self.answers = answers
+        self.gone = False
+
+
 class Registry:
     """Tools by name, in registration order; each schema is checked and compiled once.
 
@@ -241,10 +255,10 @@ class Registry:
             uri: _document(uri, schema, self.limits) for uri, schema in (documents or {}).items()
         }
         self._records: dict[str, ToolRecord] = {}
-        # What answers for each tool: its validator, or one that first asks for an object (see
+        # Each tool with what answers for it: its validator, or one that first asks for an object (see
         # _ObjectsOnly). The validator itself, not its bound methods: its validate may change from
         # the method to generated code (see Validator), and each call finds the one standing now.
-        self._answers: dict[str, Validator | _ObjectsOnly] = {}
+        self._entries: dict[str, Entry] = {}
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
         # under CPython's GIL, and readers that iterate copy first.
         self._write_lock = threading.Lock()
@@ -355,7 +369,7 @@ class Registry:
             if name in self._records and not override:
                 raise DuplicateToolError(name)
             # In place, so registering n tools costs O(n), not O(n²); an existing key keeps its place.
-            self._answers[name] = answers
+            self._entries[name] = Entry(record, answers)
             self._records[name] = record
             version = self._changed()
         self._announce(version)
@@ -401,7 +415,8 @@ class Registry:
         with self._write_lock:
             record = self.get(name)
             del self._records[name]
-            del self._answers[name]
+            # A call that found the tool before this hears of it (an acall checking its arguments).
+            self._entries.pop(name).gone = True
             version = self._changed()
         self._announce(version)
         return record
@@ -413,6 +428,14 @@ class Registry:
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
 
+    def _entry(self, name: str) -> Entry:
+        """The tool of ``name`` as a call finds it, record and check together; raises UnknownToolError.
+        The one lookup a call makes: what follows reads the entry, never the registry again."""
+        try:
+            return self._entries[name]
+        except (KeyError, TypeError):
+            raise UnknownToolError(name) from None
+
     def validate(self, name: str, args: Any) -> Result:
         """``Ok`` (falsy) when ``args`` fits the tool's schema, else the list of every error.
 
@@ -420,19 +443,19 @@ class Registry:
         Never calls the handler; raises UnknownToolError for a name not registered.
         """
         try:
-            answers = self._answers[name]
+            entry = self._entries[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return answers.validate(args)
+        return entry.answers.validate(args)
 
     def is_valid(self, name: str, args: Any) -> bool:
         """True when ``args`` fits the tool's schema, as :meth:`validate` would find; it stops at the
         first failure rather than collecting every error (see ``Validator.is_valid``)."""
         try:
-            answers = self._answers[name]
+            entry = self._entries[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return answers.is_valid(args)
+        return entry.answers.is_valid(args)
 
     def check(self, name: str, args: Any) -> None:
         """Return quietly when ``args`` fits; else raise InvalidArgumentsError carrying ``errors``."""

@@ -89,18 +89,18 @@ class ToolRegistry(Registry):
         optional property, at any depth, means the property was left out (see :meth:`arguments`);
         where reading them would take past the work budget, the answer is its one ``limit`` error.
         """
-        if nulls_as_absent:
-            try:
-                args = self.arguments(name, args)
-            except InvalidArgumentsError as refused:
-                return list(refused.errors)
         # The registry's own lookup, written out rather than called through super(): that call costs
         # about a tenth of what validating a small call does.
         try:
-            answers = self._answers[name]
+            entry = self._entries[name]
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
-        return answers.validate(args)
+        if nulls_as_absent:
+            try:
+                args = self._without_nulls(entry.record, args)
+            except InvalidArgumentsError as refused:
+                return list(refused.errors)
+        return entry.answers.validate(args)
 
     def arguments(self, name: str, args: Any) -> Any:
         """``args`` of a call made through OpenAI's strict export, as the handler should see them:
@@ -108,11 +108,16 @@ class ToolRegistry(Registry):
         (``$ref``, ``anyOf`` branches and items included); a new object, ``args`` is unchanged. It works
         within the work budget validating them has (``Limits.max_work``): past it, it raises
         InvalidArgumentsError carrying one ``limit`` error."""
+        return self._without_nulls(self.get(name), args)
+
+    def _without_nulls(self, record: ToolRecord, args: Any) -> Any:
+        """:meth:`arguments` for the tool of ``record``: the rewrite of a call with ``nulls_as_absent``,
+        given the record the call found, so that it looks nothing up again."""
         # The providers are imported at the first method that reads them (here, answer, aanswer,
         # export, lookup): registering, validating and calling need none of them.
         from . import _providers
 
-        return _providers.arguments(self, name, args)
+        return _providers.arguments(record, args, self.limits)
 
     def call(
         self,
@@ -143,7 +148,7 @@ class ToolRegistry(Registry):
         only when the repaired arguments are valid (else the original errors are the answer), and the
         result lists the repairs (``CallResult.repairs``), worded for the model in ``CallResult.note``.
         """
-        rewrite = functools.partial(self.arguments, name) if nulls_as_absent else None
+        rewrite = self._without_nulls if nulls_as_absent else None
         return self._caller.call(
             name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite, repair=repair
         )
@@ -164,7 +169,7 @@ class ToolRegistry(Registry):
         before a sync handler's first run, so the loop is never blocked by a costly check. Cancelling
         the task that awaits ``acall`` cancels the call. ``repair`` is as in :meth:`call`, made in
         that thread too."""
-        rewrite = functools.partial(self.arguments, name) if nulls_as_absent else None
+        rewrite = self._without_nulls if nulls_as_absent else None
         return await self._caller.acall(
             name, args, with_traceback=with_traceback, offered=offered, rewrite=rewrite, repair=repair
         )

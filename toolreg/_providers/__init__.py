@@ -20,6 +20,7 @@ from .._errors import (
     UnknownToolError,
 )
 from .._feedback import printable
+from .._jsonschema.limits import Limits
 from .._jsonschema.validator import checked_schema
 from .._jsonschema.values import json_type
 from .._registry import Registry, ToolRecord
@@ -147,14 +148,13 @@ def lookup(registry: Registry, provider_name: str, provider_form: str) -> ToolRe
     return registry.get(chosen.names.toolreg_name(provider_form))
 
 
-def arguments(registry: Registry, name: str, args: Any) -> Any:
-    """``args`` of a call made through OpenAI's strict form, as the handler should see them: each
-    ``null`` given for an optional property left out (a new object; ``args`` is unchanged); raises
-    InvalidArgumentsError carrying one ``limit`` error where reading them would take more work than
-    validating them may."""
-    record = registry.get(name)
+def arguments(record: ToolRecord, args: Any, limits: Limits) -> Any:
+    """``args`` of a call to the tool of ``record`` made through OpenAI's strict form, as the handler
+    should see them: each ``null`` given for an optional property left out (a new object; ``args`` is
+    unchanged); raises InvalidArgumentsError carrying one ``limit`` error where reading them would take
+    more work than validating them may (within ``limits``, the registry's)."""
     try:
-        return absent_nulls(checked_schema(record.validator), args, registry.limits)
+        return absent_nulls(checked_schema(record.validator), args, limits)
     except NullsPastBudget as over:
         raise InvalidArgumentsError(record.name, [over.error]) from None
 
@@ -176,7 +176,7 @@ def answer(
         return _answered(caller, found, found.problem_result())
     options = _options(found, offered, with_traceback, repair)
     # Rewritten where the arguments are checked, so that a rewrite past its budget is their error.
-    rewrite = functools.partial(arguments, caller.registry, found.name) if nulls_as_absent else None
+    rewrite = functools.partial(_without_nulls, caller.registry.limits) if nulls_as_absent else None
     sent = found.arguments if mended is None else mended.arguments
     result = caller.call(found.name, sent, rewrite=rewrite, **options)
     return _answered(caller, found, _with_text_repair(found, mended, result))
@@ -199,10 +199,14 @@ async def aanswer(
         return _answered(caller, found, found.problem_result())
     options = _options(found, offered, with_traceback, repair)
     # Rewritten where the arguments are checked, in one of the caller's threads: not on the loop.
-    rewrite = functools.partial(arguments, caller.registry, found.name) if nulls_as_absent else None
+    rewrite = functools.partial(_without_nulls, caller.registry.limits) if nulls_as_absent else None
     sent = found.arguments if mended is None else mended.arguments
     result = await caller.acall(found.name, sent, rewrite=rewrite, **options)
     return _answered(caller, found, _with_text_repair(found, mended, result))
+
+
+def _without_nulls(limits: Limits, record: ToolRecord, args: Any) -> Any:
+    return arguments(record, args, limits)
 
 
 def _options(
