@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Collection, Iterator
@@ -17,6 +18,7 @@ import toolreg
 from toolreg._jsonschema.pointer import split
 
 from ._differential import _no_local_constants
+from ._official import default_suite_dir
 from ._oracle import Oracles, non_finite_places
 from ._strategies import REFERENCE_LABEL, example_schemas, instances_for
 
@@ -133,6 +135,9 @@ class OutputReport:
     instances: int = 0
     compared_errors: int = 0
     compared_annotations: int = 0
+    # Every format of every output held to the official output schemas, and the basic output's error
+    # units to validate()'s errors; None where the official suite is not there.
+    checked_outputs: int | None = None
     excused: Counter[str] = field(default_factory=Counter)
     disagreements: list[str] = field(default_factory=list)
     # One of each kind is kept (what differs, not where): the count says how many were seen.
@@ -148,7 +153,16 @@ class OutputReport:
             f"standard output against jsonschema-rs evaluate(): {self.schemas} schemas, {self.instances} "
             f"instances; verdicts and error units (instanceLocation, keywordLocation) compared on "
             f"{self.compared_errors} invalid instances, annotations on {self.compared_annotations} valid "
-            f"ones; disagreements: {sum(self.kinds.values())} of {len(self.kinds)} kinds"
+            f"ones; {self._outputs_checked()}; disagreements: {sum(self.kinds.values())} of "
+            f"{len(self.kinds)} kinds"
+        )
+
+    def _outputs_checked(self) -> str:
+        if self.checked_outputs is None:
+            return "outputs not held to the official output schemas (the official suite is not there)"
+        return (
+            f"{self.checked_outputs} outputs of every format held to the official output schemas, "
+            "and each invalid instance's basic output to validate()'s errors"
         )
 
 
@@ -357,6 +371,7 @@ def _compare(
     if basic["valid"] is not verdict or validator.output(instance, "flag")["valid"] is not verdict:
         report.disagree("verdict", _shown("output's verdict is not validate's", schema, instance, basic))
         return
+    _check_outputs(report, schema, validator, instance, basic)
     theirs = oracles.second_verdict(instance)
     if theirs is None or theirs is not verdict:
         report.excused["verdict"] += 1
@@ -408,6 +423,103 @@ def _compare(
         difference = f"only toolreg: {only_ours}; only jsonschema-rs: {only_theirs}"
         kind = what + repr(sorted(_last(ours_found ^ theirs_found)))
         report.disagree(kind, _shown(f"{what} differ ({difference})", schema, instance, basic))
+
+
+# -- every output against the official output schemas, and against validate() ---------------------
+
+_DIALECT_FORMATS = ("flag", "basic", "detailed", "verbose")
+# The newer proposal's forms, by the name of their definition in its output schema.
+_PROPOSAL_FORMATS = {"list": "basic", "hierarchical": "hierarchical"}
+
+
+@functools.cache
+def _output_schemas() -> dict[tuple[str, str], Any] | None:
+    """jsonschema-rs validators of the official output schemas' definition of each format, by the
+    dialect whose outputs they describe ("v1" for the newer proposal's list and hierarchical forms)
+    and the definition's name; None without the suite. (Each document's root is only an anyOf of
+    its definitions, the first of which, flag, any output passes.)"""
+    folder = default_suite_dir() / "output-tests"
+    if not folder.is_dir():
+        return None
+    checkers: dict[tuple[str, str], Any] = {}
+    for dialect, name in (("2020-12", "draft2020-12"), ("2019-09", "draft2019-09"), ("v1", "v1")):
+        document = json.loads((folder / name / "output-schema.json").read_text(encoding="utf-8"))
+        # jsonschema-rs does not know the v1 meta-schema's URI; its documents are plain 2020-12.
+        build = (
+            jsonschema_rs.Draft201909Validator if dialect == "2019-09" else jsonschema_rs.Draft202012Validator
+        )
+        for definition in document["$defs"]:
+            one = {key: value for key, value in document.items() if key not in ("$schema", "anyOf")}
+            checkers[dialect, definition] = build({**one, "$ref": f"#/$defs/{definition}"})
+    return checkers
+
+
+def _dialect_of(schema: Any) -> str:
+    """The dialect whose output schema describes this schema's basic, detailed and verbose output:
+    2019-09's for 2019-09 and draft-07 (whose specification has none), else 2020-12's."""
+    declared = schema.get("$schema", "") if isinstance(schema, dict) else ""
+    return "2019-09" if "2019-09" in declared or "draft-07" in declared else "2020-12"
+
+
+def _check_outputs(
+    report: OutputReport, schema: Any, validator: toolreg.Validator, instance: Any, basic: dict[str, Any]
+) -> None:
+    """Each format of the output for ``instance`` valid against its official output schema, and an
+    invalid instance's basic error units the places of validate()'s errors (branches included)."""
+    checkers = _output_schemas()
+    if checkers is None:
+        return
+    report.checked_outputs = (report.checked_outputs or 0) + 1
+    dialect = _dialect_of(schema)
+    for form in (*_DIALECT_FORMATS, *_PROPOSAL_FORMATS):
+        output = basic if form == "basic" else validator.output(instance, form)
+        checker = checkers[("v1", _PROPOSAL_FORMATS[form]) if form in _PROPOSAL_FORMATS else (dialect, form)]
+        if not checker.is_valid(output):
+            broken = next(iter(checker.iter_errors(output)))
+            report.disagree(
+                f"output schema {form}",
+                _shown(
+                    f"the {form} output breaks the official output schema at {broken.instance_path}: "
+                    f"{broken.message}",
+                    schema,
+                    instance,
+                    output,
+                ),
+            )
+    if basic["valid"]:
+        return
+    validated = validate_units(validator.validate(instance))
+    written = output_units(basic)
+    if validated != written:
+        difference = (
+            f"only output: {sorted(written - validated)}; only validate: {sorted(validated - written)}"
+        )
+        kind = "output against validate" + repr(sorted(_last(validated ^ written)))
+        report.disagree(
+            kind, _shown(f"output's errors are not validate's ({difference})", schema, instance, basic)
+        )
+
+
+def validate_units(errors: Any) -> set[Unit]:
+    """validate()'s errors as (instance location, schema location), an anyOf's or oneOf's branches
+    too."""
+    found: set[Unit] = set()
+    pending = [error.to_dict() for error in errors]
+    while pending:
+        error = pending.pop()
+        found.add((error["path"], error["schema_path"]))
+        for branch in error.get("branches", ()):
+            pending.extend(branch)
+    return found
+
+
+def output_units(basic: dict[str, Any]) -> set[Unit]:
+    """The basic output's error units as (instance location, the schema location that its absolute
+    location names)."""
+    return {
+        (unit["instanceLocation"], unquote(unit["absoluteKeywordLocation"].partition("#")[2]))
+        for unit in basic["errors"]
+    }
 
 
 def _at(schema: Any, path: str) -> Any:

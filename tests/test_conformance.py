@@ -509,6 +509,39 @@ def test_output_cross_check_agrees_and_catches_a_planted_bug(monkeypatch):
     assert any("error units differ" in shown for shown in planted_report.disagreements)
 
 
+def test_output_stage_holds_every_format_to_the_official_schemas_and_to_validate(monkeypatch):
+    if conformance._output._output_schemas() is None:
+        pytest.skip("the official suite's output-tests/ is not beside the repository")
+    schema = {"properties": {"a": {"title": "x"}, "q": {"type": "string"}}, "unevaluatedProperties": False}
+    clean = _compared(schema, {"a": 1, "q": 2})
+    assert clean.checked_outputs == 1 and clean.kinds == Counter()
+    # A passing unit's annotations written as dropped, as the list and hierarchical forms once wrote
+    # those below a failing unit: the official output schema refuses them.
+    original = toolreg._jsonschema.output._Shaper._proposal_unit
+
+    def dropped_everywhere(self, unit, kept):
+        head = original(self, unit, kept)
+        if unit.valid and "annotations" not in head:
+            head["droppedAnnotations"] = {"title": "x"}
+        return head
+
+    with monkeypatch.context() as patched:
+        patched.setattr(toolreg._jsonschema.output._Shaper, "_proposal_unit", dropped_everywhere)
+        kinds = _compared(schema, {"a": 1, "q": 2}).kinds
+    assert {"output schema list", "output schema hierarchical"} <= set(kinds)
+    # The recorder counting what a failing keyword evaluated as unevaluated, as it once did: its
+    # errors are no longer validate()'s.
+    evaluated = toolreg._jsonschema.output._evaluated
+    monkeypatch.setattr(
+        toolreg._jsonschema.output,
+        "_evaluated",
+        lambda unit, items: evaluated(unit, items) - {"q"},
+    )
+    assert any(
+        kind.startswith("output against validate") for kind in _compared(schema, {"a": 1, "q": 2}).kinds
+    )
+
+
 def test_command_refuses_bad_options(capsys):
     assert main(["--impl", "nope", "--official", "none"]) == 3
     assert "MODULE:FUNCTION" in capsys.readouterr().err

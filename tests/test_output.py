@@ -162,7 +162,16 @@ def test_annotations_are_dropped_where_the_schema_fails():
     assert not any("annotation" in unit for unit in failing["errors"])
     listed = toolreg.compile({**schema, "required": ["z"]}).output({"a": 1}, "list")
     assert not any("annotations" in unit for unit in listed["details"])
-    assert any(unit.get("droppedAnnotations") == {"title": "a"} for unit in listed["details"])
+    # The failing units' annotations are dropped there (the root's, and the title of /anyOf/0); those
+    # of the passing units below the root (/properties/a, /anyOf/1) go unsaid, as a passing unit may
+    # hold no droppedAnnotations.
+    dropped = {
+        unit["evaluationPath"]: unit["droppedAnnotations"]
+        for unit in listed["details"]
+        if "droppedAnnotations" in unit
+    }
+    assert dropped == {"": {"properties": ["a"]}, "/anyOf/0": {"title": "never"}}
+    assert all(not unit["valid"] for unit in listed["details"] if "droppedAnnotations" in unit)
 
 
 def test_unevaluated_properties_reads_the_annotations_of_passing_subschemas():
@@ -375,13 +384,77 @@ def test_unevaluated_items_reads_what_the_passing_keywords_evaluated(schema, ins
         assert "/unevaluatedItems" in [unit["keywordLocation"] for unit in output["errors"]]
 
 
-def test_unevaluated_properties_ignores_a_failing_keyword():
+def test_unevaluated_properties_counts_a_name_properties_applied_to_even_where_it_failed():
+    # As validate() counts it: properties evaluated "a", though "a" failed its subschema, so
+    # unevaluatedProperties has nothing to say (the output once said it too, and validate() did not).
     validator = toolreg.compile({"properties": {"a": {"type": "string"}}, "unevaluatedProperties": False})
-    assert _errors_at(validator.output({"a": 1})) == [
-        ("/properties/a/type", "/a"),
-        ("/unevaluatedProperties", ""),
+    assert _errors_at(validator.output({"a": 1})) == [("/properties/a/type", "/a")]
+    assert [(error.schema_path, error.path) for error in validator.validate({"a": 1})] == [
+        ("/properties/a/type", "/a")
     ]
     assert validator.output({"a": "x"})["valid"] is True
+    # A subschema applied in place that fails hands on nothing: its names are unevaluated.
+    failing_ref = toolreg.compile(
+        {
+            "$ref": "#/$defs/a",
+            "$defs": {"a": {"properties": {"a": {"type": "string"}}}},
+            "unevaluatedProperties": False,
+        }
+    )
+    expected = {(error.schema_path, error.path) for error in failing_ref.validate({"a": 1})}
+    assert expected == {("/$defs/a/properties/a/type", "/a"), ("/unevaluatedProperties", "")}
+    written = failing_ref.output({"a": 1})["errors"]
+    assert {
+        (unit["absoluteKeywordLocation"].partition("#")[2], unit["instanceLocation"]) for unit in written
+    } == (expected)
+
+
+def test_draft_07_dependencies_errors_stand_where_validate_puts_them():
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "dependencies": {"a": {"properties": {"b": {"type": "integer"}}}, "c": ["d"]},
+    }
+    validator = toolreg.compile(schema)
+    instance = {"a": 1, "b": "x", "c": 2}
+    assert sorted((error.schema_path, error.path) for error in validator.validate(instance)) == [
+        ("/dependencies", ""),
+        ("/dependencies/a/properties/b/type", "/b"),
+    ]
+    assert sorted(_errors_at(validator.output(instance))) == [
+        ("/dependencies", ""),
+        ("/dependencies/a/properties/b/type", "/b"),
+    ]
+    assert validator.output({"a": 1, "b": 2})["valid"] is True
+
+
+def _format_schema(release, definition):
+    """The official output schema of ``release`` held to its definition of one format (its root is an
+    anyOf that the flag format's definition lets any output pass)."""
+    document = json.loads((OUTPUT_TESTS / release / "output-schema.json").read_text(encoding="utf-8"))
+    one = {key: value for key, value in document.items() if key not in ("$schema", "anyOf")}
+    return Draft202012Validator({**one, "$ref": f"#/$defs/{definition}"})
+
+
+@absent
+@pytest.mark.parametrize(
+    ("schema", "instance"),
+    [
+        ({"properties": {"a": {"title": "x"}}, "required": ["b"]}, {"a": 1}),
+        ({"anyOf": [{"type": "string"}, {"prefixItems": [True], "title": "t"}], "type": "object"}, [1]),
+        ({"not": {"title": "t", "type": "string"}}, 1),
+        ({"allOf": [{"title": "a"}, False]}, 1),
+    ],
+)
+def test_a_passing_unit_holds_no_errors_and_no_dropped_annotations_below_a_failing_one(schema, instance):
+    validator = toolreg.compile(schema)
+    for shape, definition in (("list", "basic"), ("hierarchical", "hierarchical")):
+        output = validator.output(instance, shape)
+        problems = [error.message for error in _format_schema("v1", definition).iter_errors(output)]
+        assert problems == [], json.dumps(output)
+    for shape in ("basic", "detailed", "verbose", "flag"):
+        output = validator.output(instance, shape)
+        problems = [error.message for error in _format_schema("draft2020-12", shape).iter_errors(output)]
+        assert problems == [], json.dumps(output)
 
 
 def test_2019_09_recursive_ref_without_the_anchor_stays_where_it_points():

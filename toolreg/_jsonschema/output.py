@@ -279,13 +279,21 @@ class _Walk:
             if condition is None or condition.children[0].valid != (name == "then"):
                 return None
             applied.append((plan, instance, path, evaluation, None))
-        elif name == "dependentSchemas":
+        elif name in ("dependentSchemas", "dependencies"):
             if not isinstance(instance, dict):
                 return None
+            if name == "dependencies":
+                # Draft-07's lists of names are judged at the keyword, as dependentRequired is; its
+                # schemas are applied below, as dependentSchemas applies them (validate() says the same).
+                check = compiled.keyword_checks.get((pointer, name), no_check)
+                here = f"{pointer}/{name}"
+                self.said(
+                    unit, [error for error in self._run(check, instance, path) if error.schema_path == here]
+                )
             for key, below in plan:
                 if key in instance:
                     applied.append((below, instance, path, _below(evaluation, _escaped(key)), None))
-        elif row.holds and name != "dependencies":
+        elif row.holds:
             parts = self._parts(unit, name, plan, held, instance, path, parent)
             if parts is None:
                 return None
@@ -324,7 +332,7 @@ class _Walk:
             if held is False:
                 unit.children = []
         elif name != "if":  # whichever way the condition goes, if itself passes
-            unit.valid = all(child.valid for child in unit.children)
+            unit.valid = not unit.errors and all(child.valid for child in unit.children)
 
     def _own_errors(self, unit: _Unit, check: Any, instance: Any, path: Place, parent: _Unit) -> None:
         notes = None
@@ -450,8 +458,8 @@ def _evaluated(schema: _Unit, items: bool) -> set[Any]:
     found: set[Any] = set()
     own = _ITEMS_EVALUATED if items else _NAMES_EVALUATED
     for unit in schema.children:
-        if not unit.valid:
-            continue
+        # A keyword's own annotation counts whether or not its subschemas passed, as validate()'s notes
+        # do: a failing subschema applied in place hands on nothing, a failing property's name does.
         if unit.keyword in own and unit.annotation is not _NOTHING:
             found.update(_as_evaluated(unit, items))
         elif unit.keyword in _IN_PLACE:
@@ -637,7 +645,10 @@ class _Shaper:
     # -- the newer proposal ------------------------------------------------------------------
 
     def _proposal_unit(self, unit: _Unit, kept: bool) -> dict[str, Any]:
-        """A schema unit of the newer form: its keywords' errors and annotations as objects."""
+        """A schema unit of the newer form: its keywords' errors and annotations as objects. Only a
+        failing unit holds errors or dropped annotations, as the official output schema says; a passing
+        unit holds its annotations where every unit above it passed too (``kept``), and none below a
+        failing one, where they are dropped with the rest, as ``verbose`` drops them."""
         head: dict[str, Any] = {
             "valid": unit.valid,
             "evaluationPath": _trail_text(unit.evaluation),
@@ -652,10 +663,12 @@ class _Shaper:
             for child in unit.children
             if child.annotation is not _NOTHING and child.valid
         }
-        if errors and not (kept and unit.valid):
+        if errors and not unit.valid:
             head["errors"] = errors
-        if annotations:
-            head["annotations" if kept and unit.valid else "droppedAnnotations"] = annotations
+        if annotations and not unit.valid:
+            head["droppedAnnotations"] = annotations
+        elif annotations and kept:
+            head["annotations"] = annotations
         return head
 
     @staticmethod
