@@ -1166,15 +1166,37 @@ FINDING_ONCE = [
 
 
 @pytest.mark.parametrize(("name", "args", "options"), FINDING_ONCE)
-@pytest.mark.parametrize("how", ["call", "acall"])
+@pytest.mark.parametrize("how", ["call", "acall", "answer", "aanswer"])
 def test_a_call_looks_its_tool_up_once(how, name, args, options):
     tools, lookups = counted_tools()
-    if how == "acall":
-        result = asyncio.run(tools.acall(name, args, **options))
+    if how.endswith("answer"):
+        sent = {"name": name, "arguments": args}
+        answering = tools.aanswer if how == "aanswer" else tools.answer
+        answered = answering(sent, provider="mcp", **options)
+        answer = asyncio.run(answered) if how == "aanswer" else answered
+        ok = not answer["isError"]
     else:
-        result = tools.call(name, args, **options)
-    assert result.ok == (args != {"n": "x"})
+        result = (
+            asyncio.run(tools.acall(name, args, **options))
+            if how == "acall"
+            else tools.call(name, args, **options)
+        )
+        ok = result.ok
+    assert ok == (args != {"n": "x"})
     assert lookups == [name]
+
+
+@pytest.mark.parametrize("how", ["answer", "aanswer"])
+def test_an_answer_to_text_only_trailing_commas_kept_from_being_read_looks_its_tool_up_once(how):
+    tools, lookups = counted_tools()
+    sent = {"type": "function", "id": "c1", "function": {"name": "a-out", "arguments": '{"n": null,}'}}
+    answering = tools.aanswer if how == "aanswer" else tools.answer
+    answered = answering(sent, provider="openai", repair=True, nulls_as_absent=True)
+    answer = asyncio.run(answered) if how == "aanswer" else answered
+    assert json.loads(answer["content"].split("\n\n")[0]) == {"n": None} and lookups == ["a.out"]
+    unread = {"type": "function", "id": "c2", "function": {"name": "a-out", "arguments": "{"}}
+    answer = tools.answer(unread, provider="openai", repair=True)
+    assert answer["content"].startswith("The arguments are not valid JSON") and lookups == ["a.out"]
 
 
 # -- the layers stay apart -------------------------------------------------------------------------
@@ -1218,6 +1240,8 @@ def test_the_calling_layer_and_the_providers_never_import_the_public_registry(mo
     assert not {name for name in imported if name.startswith(("_toolregistry", "_cli"))}
     if module.name == "_calls.py":
         assert not {name for name in imported if name.startswith("_providers")}
+    else:  # side by side: the providers read calls and write answers; the registry calls between
+        assert not {name for name in imported if name.startswith("_calls")}
 
 
 @pytest.mark.parametrize("module", PURE_MODULES, ids=lambda path: path.stem)

@@ -1,17 +1,25 @@
-"""The public ToolRegistry: the registry, with calling and the providers' forms composed on top of it."""
+"""The public ToolRegistry: the registry, with calling and the providers' forms composed on top of it.
+
+The calling layer and the providers stand side by side, neither importing the other: an answer to a
+provider's call is put together here, the providers reading the call and writing the answer, the
+calling layer running the tool between."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._calls import DEFAULT_MAX_THREADS, Caller, CallResult, RetryPolicy
+from ._calls import DEFAULT_MAX_THREADS, Caller, RetryPolicy
 from ._errors import InvalidArgumentsError, UnknownToolError
 from ._jsonschema.errors import Result
 from ._jsonschema.limits import DEFAULT_LIMITS, LimitsLike
-from ._registry import Registry, ToolRecord
+from ._registry import Entry, Registry, ToolRecord
 from ._repair import Repair, repair_arguments
+from ._results import CallResult
+
+if TYPE_CHECKING:
+    from ._providers import Incoming
 
 __all__ = ["ToolRegistry"]
 
@@ -195,12 +203,16 @@ class ToolRegistry(Registry):
         an unknown name gets the nearest of them. ``nulls_as_absent`` is as in :meth:`validate`.
         ``repair`` is as in :meth:`call`, and for OpenAI's JSON text it leaves out trailing commas
         too; the answer says each repair to the model beside the output."""
-        from . import _providers
-
-        return _providers.answer(
-            self._caller, call, provider_name=provider, offered=offered,
-            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback, repair=repair,
+        incoming = self._incoming(call, provider, repair)
+        found = self._found(incoming, offered)
+        if isinstance(found, CallResult):
+            return incoming.answer(found)
+        # Rewritten where the arguments are checked, so that a rewrite past its budget is their error.
+        result = self._caller.call_found(
+            found, incoming.arguments, with_traceback=with_traceback, offered=offered,
+            naming=incoming.naming, rewrite=self._without_nulls if nulls_as_absent else None, repair=repair,
         )  # fmt: skip
+        return incoming.answer(result, found.record)
 
     async def aanswer(
         self,
@@ -213,12 +225,30 @@ class ToolRegistry(Registry):
         repair: bool = False,
     ) -> dict[str, Any]:
         """:meth:`answer` for async code, calling the tool as :meth:`acall` does."""
+        incoming = self._incoming(call, provider, repair)
+        found = self._found(incoming, offered)
+        if isinstance(found, CallResult):
+            return incoming.answer(found)
+        # Rewritten where the arguments are checked, in one of the caller's threads: not on the loop.
+        result = await self._caller.acall_found(
+            found, incoming.arguments, with_traceback=with_traceback, offered=offered,
+            naming=incoming.naming, rewrite=self._without_nulls if nulls_as_absent else None, repair=repair,
+        )  # fmt: skip
+        return incoming.answer(result, found.record)
+
+    def _incoming(self, call: Any, provider: str | None, repair: bool) -> Incoming:
+        """A provider's call read to be answered: the providers read it, and write the answer."""
         from . import _providers
 
-        return await _providers.aanswer(
-            self._caller, call, provider_name=provider, offered=offered,
-            nulls_as_absent=nulls_as_absent, with_traceback=with_traceback, repair=repair,
-        )  # fmt: skip
+        return _providers.read_incoming(call, provider, repair=repair)
+
+    def _found(self, incoming: Incoming, offered: Collection[str] | None) -> Entry | CallResult:
+        """The tool a provider's call names, found once for the whole answer; or, for a call that
+        cannot run (its arguments unreadable, or no such tool offered), the result that answers it."""
+        unrunnable = incoming.unrunnable
+        if unrunnable is not None:
+            return unrunnable
+        return self._caller.find(incoming.name, offered, incoming.naming)
 
     def repair(self, name: str, args: Any) -> tuple[Any, tuple[Repair, ...]]:
         """``args`` repaired where the tool's schema allows exactly one reading, and the repairs made

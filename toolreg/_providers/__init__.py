@@ -4,13 +4,11 @@ every entry point: exports, answers, lookups and the command line."""
 from __future__ import annotations
 
 import dataclasses
-import functools
 import inspect
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._calls import Caller
 from .._errors import (
     ExportError,
     InvalidArgumentsError,
@@ -30,7 +28,9 @@ from . import anthropic, gemini, mcp, openai_chat, openai_responses
 from .base import Provider, ToolCall, read_arguments
 from .openai_strict import NullsPastBudget, absent_nulls
 
-__all__ = ["PROVIDERS", "provider", "read_call", "export", "answer", "aanswer", "lookup", "arguments"]
+__all__ = [
+    "PROVIDERS", "provider", "read_call", "read_incoming", "Incoming", "export", "lookup", "arguments"
+]  # fmt: skip
 
 # By name, in the order a call's shape is tried: MCP's params ({name, arguments}) last, since any
 # object with a name has that shape.
@@ -159,67 +159,18 @@ def arguments(record: ToolRecord, args: Any, limits: Limits) -> Any:
         raise InvalidArgumentsError(record.name, [over.error]) from None
 
 
-def answer(
-    caller: Caller,
-    call: Any,
-    *,
-    provider_name: str | None = None,
-    offered: Collection[str] | None = None,
-    nulls_as_absent: bool = False,
-    with_traceback: bool = False,
-    repair: bool = False,
-) -> dict[str, Any]:
-    """See :meth:`toolreg.ToolRegistry.answer`."""
+def read_incoming(call: Any, provider_name: str | None = None, *, repair: bool = False) -> Incoming:
+    """A provider's tool call read (as :func:`read_call` reads it) for an answer in its shape; with
+    ``repair``, JSON text that only trailing commas kept from being read is read again without them
+    (as strictly as any other text)."""
     found = read_call(call, provider_name)
     mended = _mended(found) if repair else None
-    if found.problem is not None and mended is None:
-        return _answered(caller, found, found.problem_result())
-    options = _options(found, offered, with_traceback, repair)
-    # Rewritten where the arguments are checked, so that a rewrite past its budget is their error.
-    rewrite = functools.partial(_without_nulls, caller.registry.limits) if nulls_as_absent else None
-    sent = found.arguments if mended is None else mended.arguments
-    result = caller.call(found.name, sent, rewrite=rewrite, **options)
-    return _answered(caller, found, _with_text_repair(found, mended, result))
-
-
-async def aanswer(
-    caller: Caller,
-    call: Any,
-    *,
-    provider_name: str | None = None,
-    offered: Collection[str] | None = None,
-    nulls_as_absent: bool = False,
-    with_traceback: bool = False,
-    repair: bool = False,
-) -> dict[str, Any]:
-    """See :meth:`toolreg.ToolRegistry.aanswer`."""
-    found = read_call(call, provider_name)
-    mended = _mended(found) if repair else None
-    if found.problem is not None and mended is None:
-        return _answered(caller, found, found.problem_result())
-    options = _options(found, offered, with_traceback, repair)
-    # Rewritten where the arguments are checked, in one of the caller's threads: not on the loop.
-    rewrite = functools.partial(_without_nulls, caller.registry.limits) if nulls_as_absent else None
-    sent = found.arguments if mended is None else mended.arguments
-    result = await caller.acall(found.name, sent, rewrite=rewrite, **options)
-    return _answered(caller, found, _with_text_repair(found, mended, result))
-
-
-def _without_nulls(limits: Limits, record: ToolRecord, args: Any) -> Any:
-    return arguments(record, args, limits)
-
-
-def _options(
-    found: ToolCall, offered: Collection[str] | None, with_traceback: bool, repair: bool
-) -> dict[str, Any]:
-    # The model saw the names in its provider's form: failures name the tools so.
-    naming = PROVIDERS[found.provider].names.form
-    return {"with_traceback": with_traceback, "offered": offered, "naming": naming, "repair": repair}
+    return Incoming(PROVIDERS[found.provider], found, mended)
 
 
 def _mended(found: ToolCall) -> _Mended | None:
     """The arguments of a call whose JSON text only trailing commas kept from being read, read
-    without them (as strictly as any other text), and that repair; None for any other call."""
+    without them, and that repair; None for any other call."""
     if found.problem is None or found.text is None:
         return None
     comma = without_trailing_commas(found.text)
@@ -237,20 +188,41 @@ class _Mended:
     repair: Repair
 
 
-def _with_text_repair(found: ToolCall, mended: _Mended | None, result: CallResult) -> CallResult:
-    """The result of a call whose text was repaired, with that repair first among its repairs; the
-    answer to its text as it was sent when the call stopped at its name or its arguments."""
-    if mended is None:
-        return result
-    if result.step in ("unknown_tool", "arguments"):
-        return found.problem_result()
-    return dataclasses.replace(result, repairs=(mended.repair, *result.repairs))
+@dataclass(frozen=True)
+class Incoming:
+    """A provider's call, read to be answered in its provider's shape: what it names (``name``) and
+    sends (``arguments``), how its provider writes tool names (``naming``: failures name the tools as
+    the model saw them), the result of a call that cannot run at all (``unrunnable``), and
+    :meth:`answer`, which writes the message answering it."""
 
+    provider: Provider
+    call: ToolCall
+    mended: _Mended | None = None
 
-def _answered(caller: Caller, found: ToolCall, result: CallResult) -> dict[str, Any]:
-    """The message answering ``found`` in its provider's shape."""
-    try:
-        record = caller.registry.get(found.name)
-    except UnknownToolError:
-        record = None
-    return PROVIDERS[found.provider].answer(found, result, record)
+    @property
+    def name(self) -> str:
+        return self.call.name
+
+    @property
+    def arguments(self) -> Any:
+        return self.call.arguments if self.mended is None else self.mended.arguments
+
+    @property
+    def naming(self) -> Callable[[str], str]:
+        return self.provider.names.form
+
+    @property
+    def unrunnable(self) -> CallResult | None:
+        """The answer's result when the arguments could not be read (nor mended): no tool runs."""
+        return self.call.problem_result() if self.call.problem is not None and self.mended is None else None
+
+    def answer(self, result: CallResult, record: ToolRecord | None = None) -> dict[str, Any]:
+        """The message answering the call with ``result`` (of the tool of ``record``, when one was
+        found). Of a call whose text was repaired, the repair comes first among the result's; the
+        answer is to its text as it was sent when the call stopped at its name or its arguments."""
+        if self.mended is not None:
+            if result.step in ("unknown_tool", "arguments"):
+                result = self.call.problem_result()
+            else:
+                result = dataclasses.replace(result, repairs=(self.mended.repair, *result.repairs))
+        return self.provider.answer(self.call, result, record)
