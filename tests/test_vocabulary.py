@@ -14,7 +14,6 @@ from toolreg._jsonschema.regex import Patterns
 from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.vocabulary import (
     ANNOTATIONS,
-    KNOWN_UNSUPPORTED,
     REWRITES,
     VOCABULARIES,
     VOCABULARY,
@@ -510,7 +509,7 @@ def test_every_keyword_of_a_dialect_has_a_row_or_is_an_annotation_or_a_refusal(d
     described = _meta_schema_keywords(dialect)
     assert len(described) > 30  # the meta-schemas were found
     unaccounted = {name for name in described if name not in rows and not is_annotation(name)}
-    assert unaccounted <= set(REWRITES) | KNOWN_UNSUPPORTED, unaccounted
+    assert unaccounted <= set(REWRITES), unaccounted
     # And the other way: every row of the dialect is a keyword its meta-schemas describe.
     assert set(rows) <= described, set(rows) - described
 

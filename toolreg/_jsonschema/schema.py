@@ -19,7 +19,6 @@ from .values import NotJSON, snapshot
 from .vocabulary import (
     ANNOTATIONS,
     DIALECTS,
-    KNOWN_UNSUPPORTED,
     REWRITES,
     VOCABULARIES,
     VOCABULARY,
@@ -256,10 +255,6 @@ class _Compiler(References):
             raise SchemaError(f"{keyword!r} must be {shape}", schema_path=pointer, keyword=keyword)
         if keyword in REWRITES:
             raise SchemaError(REWRITES[keyword], schema_path=pointer, keyword=keyword)
-        if keyword in KNOWN_UNSUPPORTED:
-            raise SchemaError(
-                f"the keyword {keyword!r} is not supported by toolreg", schema_path=pointer, keyword=keyword
-            )
         elsewhere = dialects_of(keyword)
         if elsewhere:
             raise SchemaError(

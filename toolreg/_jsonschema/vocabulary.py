@@ -24,7 +24,6 @@ __all__ = [
     "DEFAULT_DIALECT",
     "ANNOTATIONS",
     "REWRITES",
-    "KNOWN_UNSUPPORTED",
     "VOCABULARIES",
     "keywords",
     "keyword_order",
@@ -461,9 +460,6 @@ def is_annotation(keyword: str) -> bool:
     """An annotation of the table, or an extension (``x-…``, as OpenAPI and MCP name theirs)."""
     return keyword in ANNOTATIONS or keyword.startswith("x-")
 
-
-# JSON Schema keywords that toolreg knows but does not support.
-KNOWN_UNSUPPORTED: frozenset[str] = frozenset()
 
 # Forms from elsewhere, and features toolreg leaves out, with what to write instead.
 REWRITES = {
