@@ -377,6 +377,29 @@ def test_a_union_over_every_item_ends_in_one_limit_error():
     assert validator.validate(["v0", "v1", "v2"] * 300) == []  # anyOf stops at its first match
 
 
+def test_the_errors_a_failing_branch_keeps_cost_steps_alike_on_both_paths():
+    # 60 branches, past the allowance for each value (so both paths count), each failing at each of
+    # 40 properties: each error a branch keeps past its first costs what a value earns.
+    schema = {"anyOf": [{"additionalProperties": {"type": "string"}}] * 60}
+    instance = {f"k{index}": index for index in range(40)}
+    findings = Findings.budget(10**9)
+    compile_schema(schema).checks[""](instance, (), findings)
+    steps = 10**9 - findings.left[0]
+    kept = toolreg._jsonschema.keywords.applicators.KEPT_ERROR_STEPS
+    assert kept == WORK_PER_VALUE and steps == 60 * (1 + 40 + 39 * kept)
+    allowance = WORK_PER_VALUE * (1 + 40)
+
+    def answers(max_work):
+        validator = toolreg.compile(schema, limits={"max_work": max_work})
+        return validator.validate_reference(instance), validator.prepare().validate(instance)
+
+    walked, fast = answers(steps - allowance)
+    assert walked == fast and [error.keyword for error in walked] == ["anyOf"]
+    assert len(walked[0].facts["branches"]) == 60
+    walked, fast = answers(steps - allowance - 1)
+    assert walked == fast and [error.keyword for error in walked] == ["limit"]
+
+
 def test_a_large_instance_earns_a_larger_budget():
     schema = {
         "type": "array",
@@ -619,6 +642,12 @@ HOSTILE_CASES = {
     "a_large_enum_for_each_valid_item": answered_everywhere([]),
     # Schema-size work for each value: past the budget on both paths.
     "items_and_contains_at_every_level": answered_everywhere([["", "limit"]], glance=False),
+    # Each error a failing branch keeps past its first costs what a value earns: the budget runs out
+    # in the first branch, not 50 branches and 5 million errors later. The output runs out of bytes.
+    "many_failing_branches_each_keeping_many_errors": {
+        **answered_everywhere([["", "limit"]], glance=False),
+        "output": [False, ["would pass 10000000 bytes of JSON text (max_output_bytes)"]],
+    },
 }
 
 

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 from .errors import OK, Result, ValidationError, deferred_error
 from .findings import Failed, Findings, OverBudget, Path, Place, Verdict, spent
-from .keywords.applicators import BranchCheck
+from .keywords.applicators import KEPT_ERROR_STEPS, BranchCheck, kept_errors_cost
 from .keywords.objects import MISSING_STEPS
 from .limits import Limits
 from .pointer import InstanceKey, to_pointer
@@ -38,7 +38,6 @@ from .regex import PYTHON_MAX_TEXT, SEARCH_STEP, uncounted_length
 from .schema import Compiled, Node
 from .sites import Site
 from .vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
-from .work import within_allowance
 
 __all__ = ["Generated", "NoFastPath", "NotPlainJSON", "generate", "plain_json"]
 
@@ -305,8 +304,11 @@ class _Generator:
         # (Searching a long text spends more than that bound takes a search to: the code guards the
         # searches it writes, and counts where a reference check it calls may search, as
         # patternProperties's searches of the names do.)
+        # Whether each error a failing branch of anyOf or oneOf keeps past its first costs steps, as in
+        # the reference walk: only where the shape does not bound the work, so where the code counts.
+        self.kept_errors_cost = kept_errors_cost(compiled)
         self.counts = (
-            not within_allowance(compiled)
+            self.kept_errors_cost
             or "patternProperties" in compiled.used
             or ("pattern" in compiled.used and not _SUBSCHEMAS_HANDED_OVER.isdisjoint(compiled.used))
         )
@@ -546,6 +548,9 @@ class _Generator:
             self.spend(inner)
             line(inner, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
             line(inner, f"{passed} += not {scratch}")
+            if self.kept_errors_cost:  # what the errors it keeps past its first cost, as the check spends
+                line(inner, f"if len({scratch}) > 1:")
+                self.spend(inner + 1, f"{KEPT_ERROR_STEPS} * (len({scratch}) - 1)")
             scratches.append(scratch)
         check = self.compiled.keyword_checks[node.pointer, keyword]
         assert isinstance(check, BranchCheck)

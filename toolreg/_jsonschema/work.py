@@ -40,6 +40,15 @@ class _Shape:
 
 
 def within_allowance(compiled: Compiled) -> bool:
+    """:func:`bounded_by_shape`, worked out once for each compiled schema: the generated code asks it,
+    and the reference walk too, at the first branch of anyOf or oneOf that keeps several errors."""
+    found = compiled.within_allowance
+    if found is None:
+        found = compiled.within_allowance = bounded_by_shape(compiled)
+    return found
+
+
+def bounded_by_shape(compiled: Compiled) -> bool:
     """Whether no instance can make the reference walk spend more than ``WORK_PER_VALUE`` steps for
     each of its values, so that its work budget never runs out and the fast path need not count.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from ..errors import (
     ErrorFact,
@@ -18,13 +18,17 @@ from ..errors import (
     trusted_error,
 )
 from ..findings import FAILED, Check, Failed, Place, Verdict, no_check, noted, run_branch, scratch, spend
+from ..limits import WORK_PER_VALUE
 from ..pointer import place_masked_pointer, place_pointer
 from ..sites import Reading, Site
 from ..values import json_equal, json_key
 from ..wording import NAMES_SHOWN, show, show_within
 from .objects import positions_in, present_in, requires
 
-__all__ = ["BranchCheck"]
+if TYPE_CHECKING:
+    from ..schema import Compiled
+
+__all__ = ["BranchCheck", "KEPT_ERROR_STEPS", "kept_errors_cost"]
 
 
 def _property_names(value: Any, site: Site) -> Check:
@@ -299,12 +303,34 @@ class BranchCheck(Protocol):
     def __call__(self, instance: Any, path: Place, errors: list[ValidationError]) -> None: ...
 
 
-def _branch_check(branches: list[Check], judge: Judge, *, until_one: bool = False) -> BranchCheck:
+# What each error a failing branch of anyOf or oneOf keeps past its first costs, in steps of the work
+# budget, where the schema's shape does not bound its work already (see ``kept_errors_cost``): what a
+# value of the instance earns, so the errors branches keep are about one for each value at most. The
+# first is paid for by the step spent applying the branch, so a union of branches that each fail once
+# (``anyOf [T, null]``) costs what it did. (Each error costs a microsecond and a few hundred bytes: a
+# thousand branches each failing at 100,000 properties kept 5 million of them, 18 s and 1.5 GB,
+# before the budget ran out fifty branches in.)
+KEPT_ERROR_STEPS = WORK_PER_VALUE
+
+
+def kept_errors_cost(compiled: Compiled) -> bool:
+    """Whether the errors failing branches keep cost steps: where the schema can spend more than the
+    allowance for each value (see ``work.within_allowance``), so both paths count their steps. Where
+    it cannot, the generated code counts nothing, so neither path charges them (nor may need to: a
+    schema that small applies few schemas to each value, and so keeps few errors for it)."""
+    from ..work import within_allowance  # work reads the vocabulary, which holds this module
+
+    return not within_allowance(compiled)
+
+
+def _branch_check(branches: list[Check], judge: Judge, site: Site, *, until_one: bool = False) -> BranchCheck:
     """A function, not an object with ``__call__``: calling an object costs Python's recursion limit
     twice what calling a function does, and a value nested ``max_depth`` deep through a union at each
     level must fit in it (see ``Limits.max_depth``). ``until_one``: anyOf is settled by its first
     passing branch; the rest are read only when none passes, or when a schema around collects what
     each passing branch evaluates."""
+    costs: list[bool] = []  # kept_errors_cost, read at the first branch that keeps several errors
+    compiler = cast("Compiled", site.compiler)  # the compiler is the compiled schema, once it is done
 
     def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         first_only = until_one and noted(errors, instance) is None
@@ -318,6 +344,11 @@ def _branch_check(branches: list[Check], judge: Judge, *, until_one: bool = Fals
             except Failed:
                 found = [FAILED]
             outcomes.append(found)
+            if len(found) > 1:  # never in a yes/no answer, whose branch keeps FAILED alone
+                if not costs:
+                    costs.append(kept_errors_cost(compiler))
+                if costs[0]:
+                    spend(errors, KEPT_ERROR_STEPS * (len(found) - 1))
             if first_only and not found:
                 break
         if isinstance(errors, Verdict):
@@ -348,7 +379,7 @@ def _any_of(value: Any, site: Site) -> Check:
             else None
         )
 
-    return _branch_check(branches, judge, until_one=True)
+    return _branch_check(branches, judge, site, until_one=True)
 
 
 def _any_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
@@ -373,7 +404,7 @@ def _one_of(value: Any, site: Site) -> Check:
         message = f"must match exactly one of the {len(outcomes)} schemas in oneOf, matches {which}"
         return site.failure(path, message, matched=freeze(matched))
 
-    return _branch_check(branches, judge)
+    return _branch_check(branches, judge, site)
 
 
 def _one_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
