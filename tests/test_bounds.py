@@ -357,12 +357,17 @@ def every_path(instance: Any, written: bool) -> list[bool]:
     return verdicts + [walked.output(instance, "basic")["valid"]] if written else verdicts
 
 
-@pytest.mark.parametrize("caller", ["200 frames down", f"{FRAMES} frames left"])
+@pytest.mark.parametrize("caller", ["200 frames down", f"{FRAMES} frames left", "50 frames left"])
 def test_every_depth_up_to_max_depth_gets_one_verdict_on_every_path(caller, monkeypatch):
     monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", 10**9)  # `walked` never generates
     limit = sys.getrecursionlimit()
-    if caller != "200 frames down":
+    down = 200 if caller == "200 frames down" else 0
+    if caller == f"{FRAMES} frames left":
         sys.setrecursionlimit(len(inspect.stack(0)) + FRAMES)
+    elif caller == "50 frames left":
+        # Far less than a value max_depth deep takes, under Python's own limit: a walk that runs out
+        # of the caller's stack goes on in a thread of its own, on a stack of its own.
+        down = limit - len(inspect.stack(0)) - 50
     try:
         for depth in DEPTHS:
             for bottom in (1, "one"):
@@ -371,7 +376,7 @@ def test_every_depth_up_to_max_depth_gets_one_verdict_on_every_path(caller, monk
                 def answered(instance: Any = instance, written: bool = written) -> list[bool]:
                     return every_path(instance, written)
 
-                answers = from_a_caller(200 if caller == "200 frames down" else 0, answered)
+                answers = from_a_caller(down, answered)
                 assert answers == [bottom == 1 and depth <= 128] * len(answers), (depth, bottom)
     finally:
         sys.setrecursionlimit(limit)

@@ -12,6 +12,7 @@ from .findings import FAILED, Failed, Findings, OverBudget, Verdict
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
 from .pointer import to_pointer
 from .schema import Compiled, compile_schema
+from .stack import on_a_stack_of_its_own, on_own_stack
 from .values import json_copy, json_key, plain_copy, survey
 
 # The code generator and the standard output are imported where first used, once a validator has
@@ -269,6 +270,10 @@ class Validator:
             message = f"would pass {most} bytes of JSON text (max_output_bytes)"
             return failure_output(format, [ValidationError("", "", "limit", message, {"limit": most})])
         except RecursionError:
+            if not on_own_stack():  # as the walk does (see _checked): again, on a stack of its own
+                ran = on_a_stack_of_its_own(functools.partial(self.output, instance, format))
+                if ran:
+                    return ran[0]
             message = (
                 "too deep to write the output of within Python's recursion limit "
                 f"(max_depth is {limits.max_depth})"
@@ -347,6 +352,8 @@ def _checked(
     try:
         try:
             compiled.checks[""](instance, (), errors)
+        except RecursionError:
+            raise  # a RuntimeError, but no sign of another thread: a copy would run out alike
         except (RuntimeError, LookupError):
             # Another thread changed a container while we read it (a dict's size as it was iterated,
             # a list's length between a test and a subscript): judge one copy, taken whole.
@@ -357,8 +364,18 @@ def _checked(
     except OverBudget:
         return [_over_budget(compiled.limits, values)]
     except RecursionError:
-        # A max_depth raised past what this Python's stack allows, or hundreds of subschemas applied in
-        # place along one path through anyOf, oneOf, not or if, each of which takes Python frames.
+        if not on_own_stack():
+            # Out of the caller's stack, which may have been nearly spent before the walk began: the
+            # walk again from the start on a stack of its own, so the verdict does not depend on
+            # where it was called from (see stack.py).
+            ran = on_a_stack_of_its_own(
+                functools.partial(_checked, compiled, instance, values, exact, answer)
+            )
+            if ran:
+                return ran[0]
+        # Out of a stack of its own: a max_depth raised past what Python's recursion limit allows, or
+        # hundreds of subschemas applied in place along one path through anyOf, oneOf, not or if,
+        # each of which takes Python frames.
         message = (
             "too deep to check within Python's recursion limit, counting the subschemas applied in "
             f"place on the way (max_depth is {limit})"
