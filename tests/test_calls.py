@@ -1254,7 +1254,10 @@ def test_the_validator_modules_import_no_clock_io_or_threads_and_nothing_above_t
             imported.add(node.module.split(".")[0])
         elif isinstance(node, ast.ImportFrom) and CORE in module.parents and node.level > depth_in(module):
             imported.add(f"{'.' * node.level}{node.module or ''}")  # a module above the core
-    assert not imported & IMPURE
+    # The one exception, stack.py: a walk that ran out of its caller's stack goes on in a thread of its
+    # own, joined at once (docs/limits.md, "Depth"); no other module of the core may start one.
+    allowed = {"threading"} if module == CORE / "stack.py" else set()
+    assert not imported & (IMPURE - allowed)
     assert not {name for name in imported if name.startswith("..") or name == "toolreg"}
 
 

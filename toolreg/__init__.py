@@ -26,7 +26,7 @@ from ._version import __version__ as __version__
 # that `import toolreg` costs about what validating needs.
 _LAZY = {
     "normalize_bfcl": "_bfcl",
-    "CallResult": "_calls",
+    "CallResult": "_results",
     "RetryPolicy": "_calls",
     "FormattedErrors": "_feedback",
     "format_errors": "_feedback",
@@ -68,7 +68,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from ._bfcl import normalize_bfcl
-    from ._calls import CallResult, RetryPolicy
+    from ._calls import RetryPolicy
     from ._feedback import FormattedErrors, format_errors
     from ._lifecycle.catalogs import CatalogError
     from ._lifecycle.diff import CatalogDiff, DiffError, Finding, SchemaDiff, TextChange, ToolDiff, diff
@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from ._providers.mcp import ImportReport, import_mcp
     from ._registry import ToolRecord
     from ._repair import Repair, repair
+    from ._results import CallResult
     from ._toolregistry import ToolRegistry
 else:
     # Type checkers read the lazy names from the imports above, and never see this: a module's

@@ -37,8 +37,7 @@ from ._results import CallResult
 if TYPE_CHECKING:
     import asyncio
 
-# CallResult is named here too, where the package's lazy names have always found it.
-__all__ = ["RetryPolicy", "CallResult", "Caller", "Workers", "STEPS", "DEFAULT_MAX_THREADS"]
+__all__ = ["RetryPolicy", "Caller", "Workers", "STEPS", "DEFAULT_MAX_THREADS"]
 
 # Where a call can stop, in the order a call meets them.
 STEPS = ("unknown_tool", "arguments", "busy", "timeout", "handler", "output")
