@@ -25,6 +25,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check toolreg tests conformance bench docs
 	$(BIN)/ruff format --check toolreg tests conformance bench docs
 	$(BIN)/mypy --strict toolreg conformance docs/hooks.py
+	$(BIN)/vulture
 
 # The docs site, from docs/ and the docstrings, into site/; any warning fails it. Material's notice
 # that it will reach its end of life is said once here rather than at every build: its successor is

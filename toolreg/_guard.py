@@ -249,7 +249,6 @@ class _GuardServer(_RegistryServer):
         self._tools: list[mcp_types.Tool] = []
         self._withheld: dict[str, str] = {}  # the upstream's names the guard will not list nor call
         self._refused: set[str] = set()  # the upstream's names toolreg refused (passed with --pass-refused)
-        self._upstream_gone = False
         # Held while a re-listing decides what the client sees: its import announces the change to the
         # client before it ends, and the client's listing that follows must wait for the new view.
         self._relisting = anyio.Lock()
