@@ -6,7 +6,7 @@ import importlib
 from typing import Any
 
 import toolreg
-from toolreg._jsonschema.glance import Glance, glance_of
+from toolreg._jsonschema.fast.glance import Glance, glance_of
 from toolreg._jsonschema.pointer import to_pointer
 
 from ._official import Implementation

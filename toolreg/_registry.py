@@ -23,9 +23,9 @@ from ._errors import (
 )
 from ._feedback import UNPRINTABLE
 from ._jsonschema.errors import OK, Result, SchemaError, ValidationError, freeze, thaw
-from ._jsonschema.glance import Glance
+from ._jsonschema.fast.glance import Glance
+from ._jsonschema.fast.quick import vouch
 from ._jsonschema.limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
-from ._jsonschema.quick import vouch
 from ._jsonschema.regex import Pattern, Patterns
 from ._jsonschema.schema import Compiled, compile_schema, guarded_pattern
 from ._jsonschema.validator import Validator, checked_schema

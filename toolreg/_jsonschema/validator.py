@@ -15,11 +15,11 @@ from .schema import Compiled, compile_schema
 from .stack import on_a_stack_of_its_own, on_own_stack
 from .values import json_copy, json_key, plain_copy, survey
 
-# The code generator and the standard output are imported where first used, once a validator has
-# walked a few hundred values or is asked for its output: a validation seldom needs them at once.
+# The standard output is imported where first used, when a validator is asked for its output, and
+# fast/ (every answerer that only makes answers quicker) through _generated below.
 if TYPE_CHECKING:
-    from .codegen import FastCheck
-    from .glance import Glance
+    from .fast.codegen import FastCheck, Generated
+    from .fast.glance import Glance
 
 __all__ = ["Validator", "compile", "validate", "WALKED_VALUES"]
 
@@ -41,14 +41,14 @@ class Validator:
     :attr:`source`), made then, or earlier by :meth:`prepare`: a tool called a few times never pays
     for code generation, and a large call pays for one walk at most. (A registry's validator answers
     the valid first calls it can before it even compiles the schema, by reading the snapshot; see
-    ``glance``.) Both return the same errors in the same order. Where no instance can spend the work
+    ``fast.glance``.) Both return the same errors in the same order. Where no instance can spend the work
     budget, ``validate`` then becomes the generated yes/no answer of :meth:`is_valid` itself (an
     attribute of the instance, over the method; not past 2,000 lines of code, nor for a subclass
     with a ``validate`` of its own): it answers ``Ok`` where that answer is yes, and hands every
     other instance to the code that collects the errors, so a valid call makes no list, no path and
     no call beyond its own. The schema is a private snapshot: :attr:`schema` hands out copies, so
     nothing done to them changes what either path checks. (A registry's validator may compile its
-    snapshot at its first call, once the quick check of ``quick`` has vouched for it.)
+    snapshot at its first call, once the quick check of ``fast.quick`` has vouched for it.)
     """
 
     __slots__ = (
@@ -63,7 +63,7 @@ class Validator:
         "_walked",
         "_glance",
         "__weakref__",
-        # Where the generated validate stands over the method (see _build_yes_no); toolreg keeps
+        # Where the generated validate stands over the method (see _install_front); toolreg keeps
         # nothing else there.
         "__dict__",
     )
@@ -101,7 +101,7 @@ class Validator:
     def _deferred(
         cls, root: Any, limits: Limits, compile_later: Callable[[], Compiled], glance: Glance | None = None
     ) -> Validator:
-        """A validator over a snapshot checked already (see ``quick``), compiled at its first use;
+        """A validator over a snapshot checked already (see ``fast.quick``), compiled at its first use;
         ``glance`` answers its first calls where it can without compiling it."""
         validator = cls.__new__(cls)
         validator._start(None, root, limits)
@@ -146,19 +146,14 @@ class Validator:
 
     def _build(self) -> FastCheck:
         if self._fast is None:
-            from .codegen import NoFastPath, generate
-            from .work import within_allowance
-
             compiled = self._compiled_schema()
-            try:
-                source, fast, _ = generate(compiled)
-            except (NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
-                # Python's compiler has limits of its own (20 nested blocks): a schema within
-                # toolreg's limits can pass them, and the reference walk then answers every call.
-                self._source = f"# no fast path: {type(error).__name__}: {error}\n"
+            generated = _generated(compiled)
+            if isinstance(generated, str):
+                self._source = f"# no fast path: {generated}\n"
                 self._fast = self._reference_only
                 return self._fast
-            if within_allowance(compiled) and type(self).validate is Validator.validate:
+            source, fast, _ = generated
+            if _within_allowance(compiled) and type(self).validate is Validator.validate:
                 # Where no instance can spend the work budget, the yes/no answer's True is exactly
                 # validate's Ok: validate itself becomes that answer's code (the front), which spares
                 # a valid call the list of errors, the paths and a call, and costs an invalid one
@@ -285,20 +280,53 @@ class Validator:
         """is_valid's generated answer, made at its first use (or again by _build); given
         ``otherwise``, which collects every error, validate's front too."""
         if self._valid is None or otherwise is not None:
-            from .codegen import NoFastPath, generate
-
-            try:
-                _, check, front = generate(self._compiled_schema(), yes_no=True, otherwise=otherwise)
-            except (NoFastPath, SyntaxError, RecursionError, MemoryError):
-                check, front = self._reference_only, None
-            if front is not None:
-                # An attribute of the instance stands over the method of the class: a call of
-                # validator.validate finds the front with no call of its own in between. It holds
-                # no reference to the validator, so none is kept alive by a loop of references.
-                front.__doc__ = Validator.validate.__doc__
-                self.__dict__["validate"] = front
-            self._valid = check
+            generated = _generated(self._compiled_schema(), yes_no=True, otherwise=otherwise)
+            if isinstance(generated, str):
+                self._valid = self._reference_only
+            else:
+                if generated.front is not None:
+                    self._install_front(generated.front)
+                self._valid = generated.check
         return self._valid
+
+    def _install_front(self, front: Callable[[Any], Result]) -> None:
+        """The one place validate's generated front is put over the method: an attribute of the
+        instance stands over the method of the class, so a call of validator.validate finds the
+        front with no call of its own in between (a valid call then costs a third less than through
+        the method; see bench/yes_no.py). The front holds no reference to the validator, so none is
+        kept alive by a loop of references."""
+        front.__doc__ = Validator.validate.__doc__
+        self.__dict__["validate"] = front
+
+
+# -- The one place the validator calls into fast/ ------------------------------------------------------
+# Who answers a call is the validator's choice, so it alone reaches into fast/, here; the reference
+# walk above it needs nothing from there. Imported at first use: a validator walks a few hundred values
+# before it generates code, and most validations never need it.
+
+
+def _generated(
+    compiled: Compiled, *, yes_no: bool = False, otherwise: Callable[[Any], Result] | None = None
+) -> Generated | str:
+    """The generated code for ``compiled`` (see ``fast.codegen.generate``), or why there is none."""
+    from .fast import codegen
+
+    try:
+        if yes_no:
+            return codegen.generate(compiled, yes_no=True, otherwise=otherwise)
+        return codegen.generate(compiled)
+    except (codegen.NoFastPath, SyntaxError, RecursionError, MemoryError) as error:
+        # Python's compiler has limits of its own (20 nested blocks): a schema within toolreg's
+        # limits can pass them, and the reference walk then answers every call.
+        return f"{type(error).__name__}: {error}"
+
+
+def _within_allowance(compiled: Compiled) -> bool:
+    """Whether no instance can spend the work budget (see ``fast.work``): only then is a yes/no
+    answer's True exactly validate's Ok, so only then may the front answer for validate."""
+    from .fast.work import within_allowance
+
+    return within_allowance(compiled)
 
 
 def _collected(compiled: Compiled, limits: Limits, fast: FastCheck, instance: Any) -> Result:

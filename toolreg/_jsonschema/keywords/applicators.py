@@ -315,10 +315,13 @@ KEPT_ERROR_STEPS = WORK_PER_VALUE
 
 def kept_errors_cost(compiled: Compiled) -> bool:
     """Whether the errors failing branches keep cost steps: where the schema can spend more than the
-    allowance for each value (see ``work.within_allowance``), so both paths count their steps. Where
+    allowance for each value (see ``fast.work.within_allowance``), so both paths count their steps. Where
     it cannot, the generated code counts nothing, so neither path charges them (nor may need to: a
     schema that small applies few schemas to each value, and so keeps few errors for it)."""
-    from ..work import within_allowance  # work reads the vocabulary, which holds this module
+    # The one call from the keywords into fast/: the bound decides where the reference walk charges
+    # for kept errors, so that both paths stop alike. Imported here, as the bound reads the
+    # vocabulary, which holds this module.
+    from ..fast.work import within_allowance
 
     return not within_allowance(compiled)
 

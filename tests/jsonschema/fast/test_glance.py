@@ -17,15 +17,15 @@ import toolreg
 from conformance._official import DIALECT_FOLDERS, default_suite_dir, load_groups
 from tests import accept_any
 from tests.conftest import WALKED_VALUES
-from tests.test_corpus import RECORDS, needs_corpus
-from tests.test_work import INSTANCES, NAMES, costly_keywords, reference_steps, some_of
-from toolreg._jsonschema.glance import glance_of
+from tests.jsonschema.fast.test_work import INSTANCES, NAMES, costly_keywords, reference_steps, some_of
+from tests.properties.test_corpus import RECORDS, needs_corpus
+from toolreg._jsonschema.fast.glance import glance_of
+from toolreg._jsonschema.fast.quick import Vouched, vouch
+from toolreg._jsonschema.fast.work import snapshot_steps, snapshot_within_allowance
 from toolreg._jsonschema.limits import WORK_PER_VALUE, Limits
-from toolreg._jsonschema.quick import Vouched, vouch
 from toolreg._jsonschema.regex import Patterns
 from toolreg._jsonschema.values import snapshot
 from toolreg._jsonschema.vocabulary import DEFAULT_DIALECT, keywords
-from toolreg._jsonschema.work import snapshot_steps, snapshot_within_allowance
 
 SUITE = default_suite_dir()
 
@@ -509,5 +509,5 @@ def test_a_container_changed_as_the_glance_reads_it_leaves_the_answer_to_the_wal
     def shortened(self: Any, schema: Any, instance: Any) -> bool:
         raise IndexError("list index out of range")
 
-    monkeypatch.setattr("toolreg._jsonschema.glance._Reading.fits", shortened)
+    monkeypatch.setattr("toolreg._jsonschema.fast.glance._Reading.fits", shortened)
     assert glance.verdict({"a": 1}) == (None, 2)

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 import toolreg
 from conformance._official import DIALECT_FOLDERS, PARTS, default_suite_dir, load_groups
 from tests import accept_any
-from tests.test_corpus import RECORDS, needs_corpus
+from tests.properties.test_corpus import RECORDS, needs_corpus
+from toolreg._jsonschema.fast.quick import vouch
 from toolreg._jsonschema.limits import DEFAULT_LIMITS, Limits
-from toolreg._jsonschema.quick import vouch
 from toolreg._jsonschema.regex import Patterns
 from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.values import snapshot

@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-from toolreg._jsonschema import codegen
+from toolreg._jsonschema.fast import codegen
+from toolreg._jsonschema.fast.work import within_allowance
 from toolreg._jsonschema.findings import Findings
 from toolreg._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE
 from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.values import ValueKeys, survey
-from toolreg._jsonschema.work import within_allowance
 
 NAMES = ("a", "b", "c")
 
