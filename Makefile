@@ -77,7 +77,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench.import_time | tee bench/import_time.md
 
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/test_reliability.py tests/test_hostile.py tests/test_promises.py tests/test_regex.py
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q tests/properties/test_reliability.py tests/properties/test_hostile.py tests/test_promises.py tests/jsonschema/regex/test_patterns.py
 
 clean:
 	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*

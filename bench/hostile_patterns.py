@@ -3,8 +3,8 @@
 Each reproducer runs alone in a fresh child process under a memory cap, so a crash or a runaway
 allocation ends the child, not the run; the child reports the answer, the seconds the operation took
 (registration and validation, not building the input) and how far its peak resident memory rose
-above what it held before. ``tests/test_hostile.py`` runs the same reproducers and holds each to its
-answer; this prints the patterns' table that docs/reliability.md quotes.
+above what it held before. ``tests/properties/test_hostile.py`` runs the same reproducers and holds
+each to its answer; this prints the patterns' table that docs/reliability.md quotes.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ import toolreg._jsonschema.validator  # noqa: E402
 
 # A validator answers its first calls with the reference walk; these tests hold the generated code
 # to the reference walk, so they make every validator generate its code at its first call. The
-# walk-first policy itself has its own test (tests/test_registry.py), which sets this back.
+# walk-first policy itself has its own test (tests/registry/test_registry.py), which sets this back.
 WALKED_VALUES = toolreg._jsonschema.validator.WALKED_VALUES
 
 

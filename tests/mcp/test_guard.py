@@ -30,7 +30,7 @@ from tests.mcp_servers.clients import (
     stdio_legacy_peer,
 )
 from tests.mcp_servers.counting_server import TOOLS
-from tests.test_corpus import CORPUS, RECORDS, STANDARD
+from tests.properties.test_corpus import CORPUS, RECORDS, STANDARD
 from toolreg._cli import main
 from toolreg._guard import WITHHELD_META, GuardOptions, _GuardServer
 

@@ -5,7 +5,6 @@ import pickle
 import subprocess
 import sys
 import tracemalloc
-from pathlib import Path
 
 import pytest
 import regress
@@ -17,6 +16,7 @@ import toolreg._jsonschema.keywords.applicators
 import toolreg._jsonschema.validator
 from bench.hostile_patterns import REPRODUCERS, run
 from tests import accept_any
+from tests.paths import ROOT
 from toolreg._cli import main
 from toolreg._jsonschema.findings import Findings
 from toolreg._jsonschema.keywords.objects import MISSING_STEPS
@@ -592,7 +592,6 @@ def test_documents_must_be_given_as_uris_to_schemas():
 
 # -- Work the budget counts: each reproducer in a child process, under a memory cap ---------------
 
-ROOT = Path(__file__).resolve().parent.parent
 # Each took seconds and hundreds of megabytes; now each path answers within a second or so and
 # 200 MB (the cap). Timing is not asserted: the timeout only catches a hang, at many times that.
 CHILD_TIMEOUT = 60

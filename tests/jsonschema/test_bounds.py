@@ -2,9 +2,10 @@
 every depth up to ``max_depth`` answered alike on every path, and the small crashes that hostile input
 once found (a container changed under ``output``, the Bowtie harness, an error about a huge integer).
 
-The reproducers run at their full size in one child process (``python -m tests.test_bounds``), whose
-address space may grow by 200 MB past what it holds once each case is built; a child that does not
-answer within its time is killed, and the test fails. Nothing here times anything.
+The reproducers run at their full size in one child process
+(``python -m tests.jsonschema.test_bounds``), whose address space may grow by 200 MB past what it
+holds once each case is built; a child that does not answer within its time is killed, and the test
+fails. Nothing here times anything.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ import toolreg
 import toolreg._jsonschema.validator
 from conformance import bowtie
 from conformance.bowtie import MOST_DIGITS, ProtocolError, read, serve
+from tests.paths import ROOT
 from toolreg._cli import main as cli
 from toolreg._jsonschema.errors import ErrorFact, stands_at
 from toolreg._jsonschema.output import TooLarge, bounded_json
 
-ROOT = Path(__file__).resolve().parent.parent
 MEGABYTES = 200
 CHILD_SECONDS = 120  # a kill, not a measure: each case takes well under a second
 
@@ -204,11 +205,12 @@ def _serve() -> None:
 
 
 class _Child:
-    """``python -m tests.test_bounds``, asked one request at a time; None when it died or stalled."""
+    """``python -m tests.jsonschema.test_bounds``, asked one request at a time; None when it died or
+    stalled."""
 
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.test_bounds"],
+            [sys.executable, "-m", "tests.jsonschema.test_bounds"],
             cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip
 

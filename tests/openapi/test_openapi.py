@@ -25,7 +25,7 @@ from toolreg._openapi import plan
 from toolreg._openapi.operations import MAX_OPERATIONS
 from toolreg._openapi.requests import Argument, OperationHandler, Route, build_request, httpx_module
 
-FIXTURES = Path(__file__).parent / "openapi"
+FIXTURES = Path(__file__).parent
 BASE = "https://api.example.com/v1"
 
 

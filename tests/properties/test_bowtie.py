@@ -12,8 +12,8 @@ import pytest
 import toolreg
 from conformance._official import DIALECT_FOLDERS, default_suite_dir, load_groups, load_remotes
 from conformance.bowtie import DIALECTS_SPOKEN, Harness, ProtocolError, implementation, serve
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SUITE = default_suite_dir()
 # Every SAMPLE-th group of each dialect's required files, and every group of the files that need the
 # suite's remote documents.

@@ -8,12 +8,11 @@ import pytest
 
 import toolreg
 import toolreg._jsonschema.validator
+from tests import replay_logs
+from tests.conftest import WALKED_VALUES
 from toolreg._cli import main
 from toolreg._lifecycle.replay import ReplayReport, render
 from toolreg._lifecycle.replay import counting as replay_module
-
-from . import replay_logs
-from .conftest import WALKED_VALUES
 
 
 @pytest.fixture(autouse=True)

@@ -17,15 +17,13 @@ from hypothesis import strategies as st
 
 import toolreg
 import toolreg._providers
+from tests.paths import ROOT
 from toolreg._cli import main
 from toolreg._providers import PROVIDERS
 from toolreg._providers.mcp import toolreg_name
 from toolreg._registry import check_tool_name
 
-CORPUS = Path(
-    os.environ.get("TOOLREG_CORPUS")
-    or Path(__file__).resolve().parent.parent.parent / "shared" / "tool-schemas" / "corpus.jsonl"
-)
+CORPUS = Path(os.environ.get("TOOLREG_CORPUS") or ROOT.parent / "shared" / "tool-schemas" / "corpus.jsonl")
 RECORDS = (
     [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()] if CORPUS.is_file() else []
 )

@@ -5,17 +5,15 @@ agree with jsonschema-rs's containment where it decides, and fewer are unknown t
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import jsonschema
 import jsonschema_rs
 import pytest
 
 import toolreg
+from tests.paths import ROOT
 
-HISTORY = (
-    Path(__file__).resolve().parent.parent.parent / "shared/catalog-history/github-mcp-server-toolsnaps.jsonl"
-)
+HISTORY = ROOT.parent / "shared/catalog-history/github-mcp-server-toolsnaps.jsonl"
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(

@@ -12,14 +12,12 @@ import pytest
 import toolreg
 from tests import accept_any
 from tests.conftest import untraced
+from tests.paths import ROOT
 
 # The cross-checks and real catalogs: `make test` runs them, `make quick` leaves them out.
 pytestmark = pytest.mark.slow
 
-CORPUS = Path(
-    os.environ.get("TOOLREG_CORPUS")
-    or Path(__file__).resolve().parent.parent.parent / "shared" / "tool-schemas" / "corpus.jsonl"
-)
+CORPUS = Path(os.environ.get("TOOLREG_CORPUS") or ROOT.parent / "shared" / "tool-schemas" / "corpus.jsonl")
 RECORDS = (
     [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()] if CORPUS.is_file() else []
 )
