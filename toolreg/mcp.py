@@ -36,7 +36,6 @@ except ImportError as missing:
 # toolreg's public API only, as any user of it would: the modules behind it may move.
 from . import (
     CallResult,
-    FormattedErrors,
     ImportReport,
     InvalidCallError,
     ToolRecord,
@@ -47,6 +46,9 @@ from . import (
     format_errors,
     import_mcp,
 )
+
+# And the one answer to a failed call, which answer(provider="mcp") writes too.
+from ._providers.mcp import failure_result
 
 __all__ = ["server", "serve", "aserve", "GuardedSession", "InvalidResultError", "ListingLimitError"]
 
@@ -424,12 +426,8 @@ def _listed_output_schema(schema: Any, version: str) -> bool:
 
 
 def _call_tool_result(result: CallResult, *, structured: bool) -> mcp_types.CallToolResult:
-    if not result.ok:
-        # The errors travel as text, and as data under _meta, in the one shape answer(provider="mcp")
-        # gives too; never as structuredContent: a client checks that against the tool's output
-        # schema even on an error (the TypeScript SDK does), and no error would fit it.
-        failed = FormattedErrors(result.message, format_errors(result.errors).items)
-        return mcp_types.CallToolResult.model_validate(failed.as_mcp_result())
+    if not result.ok:  # in the one shape answer(provider="mcp") gives too
+        return mcp_types.CallToolResult.model_validate(failure_result(result))
     content: list[mcp_types.ContentBlock] = [mcp_types.TextContent(text=result.text)]
     if structured:
         return mcp_types.CallToolResult(content=content, structured_content=result.output)

@@ -70,16 +70,30 @@ def answer(call: ToolCall, result: CallResult, record: ToolRecord | None) -> dic
     """A ``CallToolResult``: the text, with ``isError`` on failure and the errors as data under
     ``_meta`` (never in ``structuredContent``, which MCP reserves for a result fitting the output
     schema); a tool with an output schema sends an object result as ``structuredContent`` too."""
-    # The repairs made to the arguments, in a text block of their own: the first stays the output.
-    notes = [{"type": "text", "text": result.note}] if result.repairs else []
     if not result.ok:
-        failed = mcp_error_result(result.text, format_errors(result.errors).items if result.errors else ())
-        failed["content"] += notes
-        return failed
-    message: dict[str, Any] = {"content": [{"type": "text", "text": result.text}, *notes], "isError": False}
+        return failure_result(result)
+    message: dict[str, Any] = {
+        "content": [{"type": "text", "text": result.text}, *_notes(result)],
+        "isError": False,
+    }
     if record is not None and record.output_validator is not None and isinstance(result.output, dict):
         message["structuredContent"] = result.output
     return message
+
+
+def failure_result(result: CallResult) -> dict[str, Any]:
+    """The one MCP answer to a call that failed, for ``answer(provider="mcp")`` and toolreg's MCP
+    server alike: ``isError``, the message as text, the errors as data under ``_meta`` (never as
+    ``structuredContent``: a client checks that against the tool's output schema even on an error,
+    and no error would fit it), and the repairs made, if any, in a text block of their own."""
+    failed = mcp_error_result(result.text, format_errors(result.errors).items if result.errors else ())
+    failed["content"] += _notes(result)
+    return failed
+
+
+def _notes(result: CallResult) -> list[dict[str, Any]]:
+    # The repairs made to the arguments, in a text block of their own: the first stays the output.
+    return [{"type": "text", "text": result.note}] if result.repairs else []
 
 
 PROVIDER = Provider(
