@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-from toolreg._jsonschema.fast import codegen
+from toolreg._jsonschema.fast import runtime
 from toolreg._jsonschema.fast.work import within_allowance
 from toolreg._jsonschema.findings import Findings
 from toolreg._jsonschema.limits import DEFAULT_LIMITS, WORK_PER_VALUE
@@ -190,7 +190,7 @@ def test_a_value_is_shown_plain_json_once_however_many_levels_look_at_it(monkeyp
     # At each of 30 levels the code shows a value plain JSON: to hand it to patternProperties's
     # reference check, or as a property its schema object does not name, beside a $ref that names it.
     # Without the memo that counting used to bring, each level walked everything below it again.
-    visits = _counted(monkeypatch, codegen, "plain_json", "_plain_depth")
+    visits = _counted(monkeypatch, runtime, "plain_json", "_plain_depth")
     schema: Any = {}
     instance: Any = {"z": [[] for _ in range(200)]}
     for _ in range(30):
