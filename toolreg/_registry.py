@@ -394,7 +394,7 @@ class Registry:
 
             # A schema the quick check vouches for is compiled at its tool's first call: a catalog
             # of hundreds of tools, most called rarely, starts without building checks for all, and a
-            # valid first call is answered from the snapshot itself (see glance).
+            # valid first call is answered from the snapshot itself (see fast.glance).
             # Not where max_schema_depth is raised past the default: a schema too deep for Python's
             # stack to compile is then refused here, rather than found at a call.
             deferred = self.limits.max_schema_depth <= DEFAULT_LIMITS.max_schema_depth

@@ -46,7 +46,7 @@ class OverBudget(Exception):
 
 class Memo:
     """What one validation remembers of its instance, made when first needed: how deep each array
-    and object the fast path found plain JSON nests, by identity (see ``codegen.plain_json``), the
+    and object the fast path found plain JSON nests, by identity (see ``fast.runtime.plain_json``), the
     keys of its values (see ``values.ValueKeys``), and whether each long string is a valid instance of
     each format asserted on it, by identity and format (see ``keywords.scalars``), so that none is
     worked out twice."""

@@ -120,13 +120,13 @@ class _Compiler(References):
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
         self.in_place: list[tuple[Path, Path, str | None]] = []
-        # What the fast path (``codegen``) reuses: each keyword's check, by the keyword's pointer,
+        # What the fast path (``fast.codegen``) reuses: each keyword's check, by the keyword's pointer,
         # and where each $ref leads.
         self.keyword_checks: dict[tuple[str, str], Check] = {}
         self.ref_targets: dict[str, Path] = {}
         self.waiting: list[tuple[Any, Path, str]] = []
         self.nodes: dict[str, Node] = {}
-        # work.within_allowance's answer, worked out once it is first asked for.
+        # fast.work.within_allowance's answer, worked out once it is first asked for.
         self.within_allowance: bool | None = None
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check:

@@ -29,7 +29,7 @@ class Row(Protocol):
 
 class Reading(Protocol):
     """What a keyword's ``accepts`` (see ``vocabulary.Keyword``) may ask of the yes/no reading of a
-    schema snapshot at a tool's first calls (see ``glance``)."""
+    schema snapshot at a tool's first calls (see ``fast.glance``)."""
 
     asserts_formats: bool
     # Keys with JSON's equality for the values of the one instance being read.

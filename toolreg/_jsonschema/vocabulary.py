@@ -51,7 +51,7 @@ DIALECTS = {
 DIALECTS.update({f"{uri}#": dialect for uri, dialect in list(DIALECTS.items())})
 
 
-# What the quick check at registration (see ``quick``) accepts as a keyword's value.
+# What the quick check at registration (see ``fast.quick``) accepts as a keyword's value.
 def _count(value: Any) -> bool:
     """A non-negative integer, 1.0 included, as compilation reads one."""
     return is_integer(value) and value >= 0
@@ -103,7 +103,7 @@ def _named_schemas(value: Any) -> bool:
     return type(value) is dict
 
 
-# What a keyword's own check spends of the work budget (its row's ``work``; see ``work``), read from
+# What a keyword's own check spends of the work budget (its row's ``work``; see ``fast.work``), read from
 # its plan (see ``schema.Node``): the most steps for each value its schema object applies to, and the
 # most for each item or property of that value (a property's name included). The subschemas it
 # applies in place cost one step each besides, counted from the schema's shape.
@@ -156,13 +156,13 @@ class Keyword(Record):
     ``marks``: it adds to the index of URIs, anchors and references made before compilation.
     ``work``: what its own check spends of the work budget besides a step for each subschema it
     applies in place, given its plan: the most steps for each value its schema object applies to, and
-    for each item or property of that value (``work`` bounds what any one value can cost from these;
+    for each item or property of that value (``fast.work`` bounds what any one value can cost from these;
     ``pattern``'s is the most a search may cost where code counts nothing, see ``regex.UNCOUNTED_STEPS``);
     ``apart`` that each of its subschemas applies to a different part (a name, a position); ``memo``
     that its check keeps what it works out in the validation's memo (see ``findings.Memo``), which the
     fast path then hands it.
 
-    ``fast`` is what the generated fast path (see ``codegen``) does with it: ``"inline"`` tests it
+    ``fast`` is what the generated fast path (see ``fast.codegen``) does with it: ``"inline"`` tests it
     for the kind of value it speaks to; ``"nothing"`` has nothing to do (compilation checked it and
     it applies nothing, or a sibling applies it); ``"applied"`` applies its subschemas to the value
     itself; ``"called"`` calls its reference check on a value shown to be plain JSON; ``"whole"``
@@ -170,7 +170,7 @@ class Keyword(Record):
 
     ``quick`` tests its value where the quick check at registration vouches for it (its subschemas,
     where ``holds`` says, are then vouched for in turn); ``accepts`` answers yes or no for it from its
-    value alone, in a schema so vouched for, at a tool's first calls (see ``glance``);
+    value alone, in a schema so vouched for, at a tool's first calls (see ``fast.glance``);
     ``openai_strict`` says OpenAI's strict mode takes it.
 
     For the standard output (see ``output``): ``evaluates`` says whether its annotation names the

@@ -35,7 +35,7 @@ class CostlySearch(Exception):
 # so a search of a short text costs none, and the budget's 10,000 steps cover 0.4 s of searching.
 SEARCH_STEP = 2048
 # The most steps one search may cost where the code running it counts none: the work bound (see
-# ``work``) takes each pattern applied to a value as spending this many, and the fast path and a
+# ``fast.work``) takes each pattern applied to a value as spending this many, and the fast path and a
 # registry's first calls hand a longer text to the reference walk, which counts.
 UNCOUNTED_STEPS = 8
 # What the backtracking engine costs a character, in instructions' worth: at most MAX_STEPS steps at
