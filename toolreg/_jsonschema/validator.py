@@ -292,9 +292,10 @@ class Validator:
     def _install_front(self, front: Callable[[Any], Result]) -> None:
         """The one place validate's generated front is put over the method: an attribute of the
         instance stands over the method of the class, so a call of validator.validate finds the
-        front with no call of its own in between (a valid call then costs a third less than through
-        the method; see bench/yes_no.py). The front holds no reference to the validator, so none is
-        kept alive by a loop of references."""
+        front with no call of its own in between: a valid call then costs about 30% less than through
+        the method for bench/workloads.py's small schema, 15% for its nested and large ones (an
+        invalid one about the same). The front holds no reference to the validator, so none is kept
+        alive by a loop of references."""
         front.__doc__ = Validator.validate.__doc__
         self.__dict__["validate"] = front
 
