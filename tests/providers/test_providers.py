@@ -1,6 +1,7 @@
 """toolreg among the providers: exports, reversible names, catalog import, model-ready errors, the CLI."""
 
 import asyncio
+import importlib
 import json
 import os
 import re
@@ -19,7 +20,9 @@ import toolreg
 import toolreg._providers
 from tests.paths import ROOT
 from toolreg._cli import main
-from toolreg._providers import PROVIDERS
+from toolreg._lifecycle.catalogs import catalog_entries
+from toolreg._providers import PROVIDERS, read_call
+from toolreg._providers.base import Provider
 from toolreg._providers.mcp import toolreg_name
 from toolreg._registry import check_tool_name
 
@@ -166,6 +169,35 @@ def test_every_entry_point_takes_the_same_providers_and_refuses_others_alike(reg
     )  # a known provider: the file is missing
     with pytest.raises(SystemExit):
         main(["export", "x.json", "--to", "cohere"])
+
+
+def provider_modules():
+    """The provider of each module of toolreg/_providers/ that gives one (its ``PROVIDER``), by name."""
+    found = {}
+    for path in sorted(Path(toolreg._providers.__file__).parent.glob("*.py")):
+        given = getattr(importlib.import_module(f"toolreg._providers.{path.stem}"), "PROVIDER", None)
+        if isinstance(given, Provider):
+            found[given.name] = given
+    return found
+
+
+def test_every_provider_module_is_in_each_list_kept_by_hand():
+    # The lists a new provider joins by hand (CONTRIBUTING, "Adding a provider"): the table, the tests
+    # that go over each provider with a call of its own, and the docs' lists of names. A provider left
+    # out of any of them would go unnoticed, as each test goes over its own list.
+    from tests.registry.test_calls import CALLS
+    from tests.registry.test_repair import ANSWERS
+    from tests.test_docs import FORMATS
+
+    modules = provider_modules()
+    assert sorted(PROVIDERS) == sorted(modules)
+    assert all(PROVIDERS[name] is provider for name, provider in modules.items())
+    assert sorted(CALLS) == sorted(FORMATS) == sorted(modules)
+    assert sorted(read_call(call).provider for call, _ in ANSWERS) == sorted(modules)
+    intro = (ROOT / "docs" / "providers.md").read_text(encoding="utf-8").split("\n\n")[1]
+    assert sorted(re.findall(r"`([a-z-]+)`", intro)) == sorted(modules)
+    [command] = re.findall(r"# --to (.+)", (ROOT / "docs" / "reference.md").read_text(encoding="utf-8"))
+    assert sorted(re.split(r", | or ", command)) == sorted(modules)
 
 
 def test_an_export_error_with_one_blocker_names_its_pointer_once():
@@ -571,6 +603,19 @@ def test_cli_export(catalog, capsys):
     assert main(["export", str(catalog), "--to", "openai"]) == 1  # 'bad' was skipped, and said so
     captured = capsys.readouterr()
     assert json.loads(captured.out)[0]["function"]["name"] == "fs-read_file" and "skipped bad" in captured.err
+
+
+def test_every_provider_export_reads_back_as_a_catalog(registry):
+    # toolreg check, diff and the other commands read a catalog in any provider's form, by the keys of
+    # toolreg/_lifecycle/catalogs.py: an export whose keys it does not know would lose its schema.
+    expected = [(tool["name"], tool["description"], tool["inputSchema"]) for tool in registry.export("mcp")]
+    for provider, known in PROVIDERS.items():
+        entries = catalog_entries(registry.export(provider))
+        read = [
+            (known.names.toolreg_name(entry["name"]), entry["description"], entry["inputSchema"])
+            for entry in entries
+        ]
+        assert read == expected, provider
 
 
 @pytest.mark.parametrize(
