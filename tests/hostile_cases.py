@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import toolreg
-from toolreg._jsonschema.glance import glance_of
+from toolreg._jsonschema.fast.glance import glance_of
 
 MEGABYTES = 200
 

@@ -31,7 +31,7 @@ NOT_IMPORTED = (
     "toolreg.mcp",
     "pydantic",
     "mcp",
-    "toolreg._jsonschema.codegen",
+    "toolreg._jsonschema.fast.codegen",
 )
 
 _CHILD = """

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import toolreg
-import toolreg._jsonschema.codegen
+import toolreg._jsonschema.fast.codegen
 import toolreg._jsonschema.validator
 from tests import accept_any
 from tests.conftest import untraced
@@ -191,7 +191,7 @@ def test_one_shot_validation_generates_no_code(monkeypatch):
         raise AssertionError("toolreg.validate generated code")
 
     # The validator imports the code generator at its first use: refusing it there refuses every use.
-    monkeypatch.setattr(toolreg._jsonschema.codegen, "generate", refuse)
+    monkeypatch.setattr(toolreg._jsonschema.fast.codegen, "generate", refuse)
     assert toolreg.validate(SCHEMA, {"path": "a"}) == []
     assert [e.keyword for e in toolreg.validate(SCHEMA, {"path": ""})] == ["minLength"]
     with pytest.raises(AssertionError):

@@ -229,7 +229,7 @@ def test_items_false_is_one_error_at_the_array():
 
 
 def test_the_fast_path_writes_code_only_for_keywords_it_knows():
-    from toolreg._jsonschema.codegen import HANDLED_KEYWORDS
+    from toolreg._jsonschema.fast.codegen import HANDLED_KEYWORDS
     from toolreg._jsonschema.vocabulary import keywords
 
     assert keywords().keys() >= HANDLED_KEYWORDS
@@ -277,7 +277,7 @@ def test_the_fast_path_writes_numbers_as_literals_and_names_as_constants():
 
 
 def test_a_yes_no_answer_loops_over_items_without_their_positions():
-    from toolreg._jsonschema.codegen import generate
+    from toolreg._jsonschema.fast.codegen import generate
 
     item = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     validator = toolreg.compile({"type": "array", "items": item})

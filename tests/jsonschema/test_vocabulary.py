@@ -7,7 +7,8 @@ import pytest
 
 import toolreg
 from toolreg._errors import ExportError
-from toolreg._jsonschema import codegen, output, quick, references, schema
+from toolreg._jsonschema import output, references, schema
+from toolreg._jsonschema.fast import codegen, quick
 from toolreg._jsonschema.limits import DEFAULT_LIMITS
 from toolreg._jsonschema.metaschemas import META_SCHEMAS
 from toolreg._jsonschema.regex import Patterns

@@ -12,8 +12,9 @@ import toolreg._jsonschema.formats
 import toolreg._jsonschema.validator
 from tests import accept_any
 from tests.sandbox import Sandbox
+from toolreg._jsonschema.fast.glance import glance_of
+from toolreg._jsonschema.fast.work import snapshot_steps, within_allowance
 from toolreg._jsonschema.findings import Findings
-from toolreg._jsonschema.glance import glance_of
 from toolreg._jsonschema.limits import WORK_PER_VALUE
 from toolreg._jsonschema.regex import (
     SEARCH_STEP,
@@ -26,7 +27,6 @@ from toolreg._jsonschema.regex import (
 )
 from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.values import survey
-from toolreg._jsonschema.work import snapshot_steps, within_allowance
 
 # -- what a search costs ------------------------------------------------------------------------
 
