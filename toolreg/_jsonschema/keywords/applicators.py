@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["BranchCheck", "KEPT_ERROR_STEPS", "kept_errors_cost"]
 
 
-def _property_names(value: Any, site: Site) -> Check:
+def property_names(value: Any, site: Site) -> Check:
     """Every property name of an object, as a string, matches the schema."""
     child = site.subschema(value)
 
@@ -58,11 +58,11 @@ def _property_names(value: Any, site: Site) -> Check:
     return check
 
 
-def _property_names_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def property_names_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return all(reading.fits(value, name) for name in instance)
 
 
-def _dependent_schemas(value: Any, site: Site) -> Check:
+def dependent_schemas(value: Any, site: Site) -> Check:
     """When the object has a named property, the object matches the schema given for it."""
     if not isinstance(value, dict):
         site.refuse("must be an object mapping property names to schemas")
@@ -81,7 +81,7 @@ def _when_present(rules: list[tuple[str, Check]]) -> Check:
     return check
 
 
-def _dependencies(value: Any, site: Site) -> Check:
+def dependencies(value: Any, site: Site) -> Check:
     """Draft-07: a property's list of properties it requires, or a schema the object then matches."""
     if not isinstance(value, dict):
         site.refuse("must be an object mapping property names to schemas or lists of property names")
@@ -103,7 +103,7 @@ def _dependencies(value: Any, site: Site) -> Check:
     return check
 
 
-def _all_of(value: Any, site: Site) -> Check:
+def all_of(value: Any, site: Site) -> Check:
     """The instance matches every schema; their errors are reported as they are."""
     branches = site.schemas(value, in_place=True)
 
@@ -120,7 +120,7 @@ _DETAILS_SHOWN = 3
 _DETAILS_CHARS = 300
 
 
-def _all_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def all_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return all(reading.fits(branch, instance) for branch in value)
 
 
@@ -369,7 +369,7 @@ def _branch_check(branches: list[Check], judge: Judge, site: Site, *, until_one:
     return judged
 
 
-def _any_of(value: Any, site: Site) -> Check:
+def any_of(value: Any, site: Site) -> Check:
     """The instance matches at least one schema; otherwise one error carrying every branch's errors."""
 
     branches = site.schemas(value, in_place=True)
@@ -385,11 +385,11 @@ def _any_of(value: Any, site: Site) -> Check:
     return _branch_check(branches, judge, site, until_one=True)
 
 
-def _any_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def any_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return any(reading.fits(branch, instance) for branch in value)
 
 
-def _one_of(value: Any, site: Site) -> Check:
+def one_of(value: Any, site: Site) -> Check:
     """The instance matches exactly one schema; the error says which matched, or what each wanted."""
 
     branches = site.schemas(value, in_place=True)
@@ -410,13 +410,13 @@ def _one_of(value: Any, site: Site) -> Check:
     return _branch_check(branches, judge, site)
 
 
-def _one_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def one_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     # Exactly one: a first match and no second, reading no branch past the second.
     matches = (True for branch in value if reading.fits(branch, instance))
     return next(matches, False) and not next(matches, False)
 
 
-def _not(value: Any, site: Site) -> Check:
+def not_(value: Any, site: Site) -> Check:
     """The instance does not match the schema."""
     child = site.in_place(value, hands_on=False)
 
@@ -428,15 +428,15 @@ def _not(value: Any, site: Site) -> Check:
     return check
 
 
-def _not_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def not_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return not reading.fits(value, instance)
 
 
-def _not_words(site: Site, kept: None) -> Words:
+def not_words(site: Site, kept: None) -> Words:
     return Words("must not match the schema in 'not'")
 
 
-def _if(value: Any, site: Site) -> Check:
+def if_(value: Any, site: Site) -> Check:
     """When the instance matches ``if``, it must match ``then``; otherwise ``else``. Their errors
     say which way the condition went."""
     condition = site.in_place(value)
@@ -469,7 +469,7 @@ def _if(value: Any, site: Site) -> Check:
     return check
 
 
-def _then_else(value: Any, site: Site) -> Check:
+def then_else(value: Any, site: Site) -> Check:
     """``then`` and ``else``: compiled and applied by ``if``; without an ``if`` they do nothing."""
     if "if" not in site.schema:
         site.subschema(value)  # still checked

@@ -40,12 +40,12 @@ def size_words(site: Site, size: int) -> Words:
     return Words(message, f", has {size}", {"limit": limit, "actual": size})
 
 
-def _min_items(value: Any, site: Site) -> Check:
+def min_items(value: Any, site: Site) -> Check:
     """An array has at least this many items."""
     return size_bound(value, site, list, operator.lt)
 
 
-def _max_items(value: Any, site: Site) -> Check:
+def max_items(value: Any, site: Site) -> Check:
     """An array has at most this many items."""
     return size_bound(value, site, list, operator.gt)
 
@@ -60,7 +60,7 @@ def max_size_accepts(value: Any, instance: Any, schema: dict[str, Any], reading:
     return bool(len(instance) <= value)
 
 
-def _unique_items(value: Any, site: Site) -> Check:
+def unique_items(value: Any, site: Site) -> Check:
     """No two items of an array are equal as JSON (``[1, 1.0]`` repeats, ``[1, true]`` does not)."""
     if not isinstance(value, bool):
         site.refuse(f"must be true or false, not {show(value)}")
@@ -83,16 +83,16 @@ def _unique_items(value: Any, site: Site) -> Check:
     return check
 
 
-def _unique_items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def unique_items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return not value or len({reading.keys.key(item) for item in instance}) == len(instance)
 
 
-def _unique_items_words(site: Site, duplicates: tuple[tuple[int, ...], ...]) -> Words:
+def unique_items_words(site: Site, duplicates: tuple[tuple[int, ...], ...]) -> Words:
     which = "; ".join(f"items {', '.join(map(str, indices))} are equal" for indices in duplicates)
     return Words(f"must have unique items: {which}", facts={"duplicates": duplicates})
 
 
-def _prefix_items(value: Any, site: Site) -> Check:
+def prefix_items(value: Any, site: Site) -> Check:
     """The first items of an array match the schemas at the same positions."""
     children = site.schemas(value, in_place=False)
     # Steps for the first n positions: one for each whose schema does not count itself.
@@ -107,11 +107,11 @@ def _prefix_items(value: Any, site: Site) -> Check:
     return check
 
 
-def _prefix_items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def prefix_items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return all(reading.fits(child, item) for child, item in zip(value, instance, strict=False))
 
 
-def _items(value: Any, site: Site) -> Check:
+def items(value: Any, site: Site) -> Check:
     """Every item after those that ``prefixItems`` covers matches the schema."""
     if isinstance(value, list):
         site.refuse("as an array is the draft-07 tuple form; in 2020-12 write it as 'prefixItems'")
@@ -119,7 +119,7 @@ def _items(value: Any, site: Site) -> Check:
     return _items_after(len(prefix) if isinstance(prefix, list) else 0, value, site)
 
 
-def _items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def items_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     prefix = schema.get("prefixItems")
     start = len(prefix) if isinstance(prefix, list) else 0
     return all(reading.fits(value, instance[index]) for index in range(start, len(instance)))
@@ -147,7 +147,7 @@ def _items_after(start: int, value: Any, site: Site) -> Check:
     return check
 
 
-def _contains(value: Any, site: Site) -> Check:
+def contains(value: Any, site: Site) -> Check:
     """At least ``minContains`` (1 unless given) and at most ``maxContains`` items match the schema."""
     child = site.subschema(value)
     # The bounds' own rows refuse a malformed value, at its own pointer.
@@ -203,16 +203,16 @@ def _renamed(error: ValidationError, keyword: str) -> ValidationError:
     )  # fmt: skip
 
 
-def _contains_bound(value: Any, site: Site) -> Check:
+def contains_bound(value: Any, site: Site) -> Check:
     """``minContains`` and ``maxContains``: checked here, applied by ``contains`` (alone, ignored)."""
     site.non_negative_integer(value)
     return no_check
 
 
-def _legacy_items(value: Any, site: Site) -> Check:
+def legacy_items(value: Any, site: Site) -> Check:
     """Draft-07 and 2019-09 ``items``: one schema for every item, or an array of schemas by position."""
     if isinstance(value, list):
-        return _prefix_items(value, site)
+        return prefix_items(value, site)
     child = site.subschema(value)
     per_item = 0 if site.counts_itself(value) else 1
 
@@ -225,7 +225,7 @@ def _legacy_items(value: Any, site: Site) -> Check:
     return check
 
 
-def _additional_items(value: Any, site: Site) -> Check:
+def additional_items(value: Any, site: Site) -> Check:
     """Draft-07 and 2019-09: the items after those an array-form ``items`` covers match the schema."""
     positional = site.schema.get("items")
     if not isinstance(positional, list):
@@ -234,7 +234,7 @@ def _additional_items(value: Any, site: Site) -> Check:
     return _items_after(len(positional), value, site)
 
 
-def _every_item(site: Site) -> Note:
+def every_item(site: Site) -> Note:
     def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
         if isinstance(instance, list):
             notes.every = True
@@ -250,13 +250,13 @@ def _first_items(count: int) -> Note:
     return note
 
 
-def _prefix_items_note(site: Site) -> Note:
+def prefix_items_note(site: Site) -> Note:
     return _first_items(len(site.value))
 
 
-def _legacy_items_note(site: Site) -> Note:
+def legacy_items_note(site: Site) -> Note:
     # An array of schemas covers its positions; a single schema, or additionalItems after the
     # array, every item.
     if isinstance(site.value, list) and "additionalItems" not in site.schema:
         return _first_items(len(site.value))
-    return _every_item(site)
+    return every_item(site)

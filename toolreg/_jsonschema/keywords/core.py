@@ -10,18 +10,18 @@ from ..sites import Reading, Site
 from ..wording import show
 
 
-def _ref(value: Any, site: Site) -> Check:
+def ref(value: Any, site: Site) -> Check:
     """The instance matches the schema at a local JSON Pointer (``#``, ``#/$defs/name``, ``#/...``)."""
     if not isinstance(value, str):
         site.refuse(f"must be a string, not {show(value)}")
     return site.compiler.reference(value, site.location)
 
 
-def _ref_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def ref_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return reading.fits(reading.target(value), instance)
 
 
-def _id(value: Any, site: Site) -> Check:
+def id_(value: Any, site: Site) -> Check:
     """The URI of this schema resource, against which the ``$ref``s inside it resolve."""
     if not isinstance(value, str):
         site.refuse(f"must be a string holding a URI, not {show(value)}")
@@ -36,7 +36,7 @@ def _id(value: Any, site: Site) -> Check:
     return no_check
 
 
-def _anchor(value: Any, site: Site) -> Check:
+def anchor(value: Any, site: Site) -> Check:
     """A name a ``$ref`` can use as its fragment (``"#name"``) for this schema."""
     grammar, said = _ANCHORS.get(site.compiler.dialect, _ANCHORS["2020-12"])
     if not isinstance(value, str) or not grammar.fullmatch(value):
@@ -59,7 +59,7 @@ _ANCHORS = {
 }
 
 
-def _definitions(value: Any, site: Site) -> Check:
+def definitions(value: Any, site: Site) -> Check:
     """Schemas kept for ``$ref``; each is checked now, and none applies by itself."""
     if not isinstance(value, dict):
         site.refuse("must be an object mapping names to schemas")
@@ -68,7 +68,7 @@ def _definitions(value: Any, site: Site) -> Check:
     return no_check
 
 
-def _dynamic_ref(value: Any, site: Site) -> Check:
+def dynamic_ref(value: Any, site: Site) -> Check:
     """Like ``$ref``; but when it names a ``$dynamicAnchor``, the outermost schema resource the walk
     has entered that declares the same anchor decides."""
     if not isinstance(value, str):
@@ -76,7 +76,7 @@ def _dynamic_ref(value: Any, site: Site) -> Check:
     return site.compiler.dynamic_reference(value, site.location)
 
 
-def _recursive_ref(value: Any, site: Site) -> Check:
+def recursive_ref(value: Any, site: Site) -> Check:
     """2019-09's ``$dynamicRef``: ``"#"``, the root of this resource, unless that root says
     ``"$recursiveAnchor": true``; then the outermost resource entered that says the same."""
     if value != "#":
@@ -84,14 +84,14 @@ def _recursive_ref(value: Any, site: Site) -> Check:
     return site.compiler.recursive_reference(site.location)
 
 
-def _recursive_anchor(value: Any, site: Site) -> Check:
+def recursive_anchor(value: Any, site: Site) -> Check:
     """Marks a resource's root as a place a ``$recursiveRef`` may go on to (2019-09)."""
     if not isinstance(value, bool):
         site.refuse(f"must be a boolean, not {show(value)}")
     return no_check
 
 
-def _vocabulary(value: Any, site: Site) -> Check:
+def vocabulary(value: Any, site: Site) -> Check:
     """In a meta-schema, the vocabularies a schema declaring it uses (URI: required); the schema walk
     reads it from the meta-schema a ``$schema`` names, and it checks nothing itself."""
     if not isinstance(value, dict) or not all(isinstance(required, bool) for required in value.values()):

@@ -18,17 +18,17 @@ from .arrays import size_bound
 __all__ = ["requires", "present_in", "positions_in", "MISSING_STEPS"]
 
 
-def _min_properties(value: Any, site: Site) -> Check:
+def min_properties(value: Any, site: Site) -> Check:
     """An object has at least this many properties."""
     return size_bound(value, site, dict, operator.lt)
 
 
-def _max_properties(value: Any, site: Site) -> Check:
+def max_properties(value: Any, site: Site) -> Check:
     """An object has at most this many properties."""
     return size_bound(value, site, dict, operator.gt)
 
 
-def _required(value: Any, site: Site) -> Check:
+def required(value: Any, site: Site) -> Check:
     """An object has each named property; one error per missing name."""
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         site.refuse("must be a list of property names")
@@ -45,11 +45,11 @@ def _required(value: Any, site: Site) -> Check:
     return check
 
 
-def _required_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def required_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return all(name in instance for name in value)
 
 
-def _required_words(site: Site, missing: str) -> Words:
+def required_words(site: Site, missing: str) -> Words:
     # The name is the schema's, so a masked error may say it.
     return Words(f"missing required property {show_within(missing)}", facts={"missing": missing})
 
@@ -72,7 +72,7 @@ def present_in(
     return [rule for rule in table if rule[0] in instance]
 
 
-def _properties(value: Any, site: Site) -> Check:
+def properties(value: Any, site: Site) -> Check:
     """Each named property that is present matches its schema."""
     if not isinstance(value, dict):
         site.refuse("must be an object mapping property names to schemas")
@@ -87,7 +87,7 @@ def _properties(value: Any, site: Site) -> Check:
     return check
 
 
-def _properties_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def properties_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     # At the cost of the smaller of the two, as the check (see present_in).
     if len(instance) < len(value):
         for name, item in instance.items():
@@ -100,7 +100,7 @@ def _properties_accepts(value: Any, instance: Any, schema: dict[str, Any], readi
     return True
 
 
-def _additional_properties(value: Any, site: Site) -> Check:
+def additional_properties(value: Any, site: Site) -> Check:
     """Every property not named in ``properties`` matches the schema."""
     named = site.schema.get("properties")
     known = frozenset(named) if isinstance(named, dict) else frozenset()
@@ -161,7 +161,7 @@ def names_searched(instance: dict[str, Any], sizes: int) -> int:
     return search_steps(sum(map(len, instance)), sizes)
 
 
-def _additional_properties_accepts(
+def additional_properties_accepts(
     value: Any, instance: Any, schema: dict[str, Any], reading: Reading
 ) -> bool:
     # Read only where the quick check vouched for the schema, which then holds no patternProperties.
@@ -184,7 +184,7 @@ def _allowed_text(known: frozenset[str], patterned: dict[str, Any]) -> str:
     return f"; the only allowed property is {shown[0]}" if shown else "; no properties are allowed here"
 
 
-def _no_extra_words(site: Site, extra: tuple[str, ...]) -> Words:
+def no_extra_words(site: Site, extra: tuple[str, ...]) -> Words:
     # What the schema allows is the same for each error: worded and frozen once.
     said, facts = site.once("allowed", lambda: _allowed(site))
     return extra_words(extra, said, f"the schema does not allow{said}", facts)
@@ -205,7 +205,7 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def _pattern_properties(value: Any, site: Site) -> Check:
+def pattern_properties(value: Any, site: Site) -> Check:
     """Each property whose name matches a pattern (a search) matches that pattern's schema."""
     if not isinstance(value, dict):
         site.refuse("must be an object mapping ECMA-262 patterns to schemas")
@@ -229,7 +229,7 @@ def _pattern_properties(value: Any, site: Site) -> Check:
     return check
 
 
-def _dependent_required(value: Any, site: Site) -> Check:
+def dependent_required(value: Any, site: Site) -> Check:
     """When the object has a named property, it has each property listed for it too."""
     if not isinstance(value, dict):
         site.refuse("must be an object mapping property names to lists of property names")
@@ -256,13 +256,13 @@ def requires(value: dict[str, list[str]], site: Site) -> Check:
     return check
 
 
-def _requires_words(site: Site, kept: tuple[str, str]) -> Words:
+def requires_words(site: Site, kept: tuple[str, str]) -> Words:
     needed, name = kept
     message = f"missing property {show_within(needed)}, required when {show_within(name)} is present"
     return Words(message, facts={"missing": needed, "present": name})
 
 
-def _named_properties(site: Site) -> Note:
+def named_properties(site: Site) -> Note:
     names = tuple(site.value) if isinstance(site.value, dict) else ()
 
     def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
@@ -272,7 +272,7 @@ def _named_properties(site: Site) -> Note:
     return note
 
 
-def _patterned_properties(site: Site) -> Note:
+def patterned_properties(site: Site) -> Note:
     patterns = [site.compiler.pattern_and_risk(source)[0] for source in site.value]
 
     def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
@@ -284,7 +284,7 @@ def _patterned_properties(site: Site) -> Note:
     return note
 
 
-def _every_property(site: Site) -> Note:
+def every_property(site: Site) -> Note:
     def note(instance: Any, notes: Evaluated, errors: list[ValidationError]) -> None:
         if isinstance(instance, dict):
             notes.every = True

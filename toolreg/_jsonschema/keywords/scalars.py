@@ -38,7 +38,7 @@ JSON_TYPES: dict[str, Callable[[object], bool]] = {
 }
 
 
-def _type(value: Any, site: Site) -> Check:
+def type_(value: Any, site: Site) -> Check:
     """The instance has one of the named JSON types (``1.0`` is an integer, ``true`` is not)."""
     if type(value) is str and value in JSON_TYPES:  # the common case, in one test
         return _type_check(site, [JSON_TYPES[value]])
@@ -72,7 +72,7 @@ def _type_check(site: Site, tests: list[Callable[[object], bool]]) -> Check:
     return check
 
 
-def _type_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def type_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     if type(value) is str:
         return JSON_TYPES[value](instance)
     return any(JSON_TYPES[name](instance) for name in value)
@@ -84,7 +84,7 @@ def _kept_kind(instance: Any) -> Any:
     return kind if kind is dict or kind is list else instance
 
 
-def _type_words(site: Site, kept: Any) -> Words:
+def type_words(site: Site, kept: Any) -> Words:
     names = site.value if isinstance(site.value, list) else [site.value]
     actual = "object" if kept is dict else "array" if kept is list else json_type(kept)
     message, quoted, facts = f"expected {' or '.join(names)}, got {actual}", "", {}
@@ -116,7 +116,7 @@ def _optional_property(site: Site) -> bool:
     return isinstance(required, list) and location[-1] not in required
 
 
-def _enum(value: Any, site: Site) -> Check:
+def enum(value: Any, site: Site) -> Check:
     """The instance equals one of the values, as JSON compares them (``1 == 1.0``, ``1 != true``)."""
     if not isinstance(value, list):
         site.refuse("must be an array of the allowed values")
@@ -147,7 +147,7 @@ def _allowed(options: list[Any]) -> tuple[frozenset[Any], int]:
     return keys, largest
 
 
-def _enum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def enum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     if type(instance) is str and len(value) <= _SCANNED:
         return instance in value  # a string equals only a string, as JSON has it
     keys, largest = reading.remembered(value, _allowed)  # worked out once for the schema, as the check's
@@ -156,11 +156,11 @@ def _enum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Re
     return json_key(instance) in keys
 
 
-def _enum_words(site: Site, kept: None) -> Words:
+def enum_words(site: Site, kept: None) -> Words:
     return Words(f"must be one of {show_values(site.value)}", facts={"allowed": freeze(site.value)})
 
 
-def _const(value: Any, site: Site) -> Check:
+def const(value: Any, site: Site) -> Check:
     """The instance equals the value, as JSON compares them."""
     compares_containers = isinstance(value, (list, dict))
 
@@ -174,15 +174,15 @@ def _const(value: Any, site: Site) -> Check:
     return check
 
 
-def _const_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def const_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return json_equal(instance, value)
 
 
-def _const_words(site: Site, kept: None) -> Words:
+def const_words(site: Site, kept: None) -> Words:
     return Words(f"must be {show_within(site.value)}", facts={"const": freeze(site.value)})
 
 
-def _multiple_of(value: Any, site: Site) -> Check:
+def multiple_of(value: Any, site: Site) -> Check:
     """A number is an exact multiple: ``0.07`` is a multiple of ``0.01``, read as the decimals they are."""
     if not is_number(value) or value <= 0:
         site.refuse(f"must be a number greater than 0, not {show(value)}")
@@ -195,11 +195,11 @@ def _multiple_of(value: Any, site: Site) -> Check:
     return check
 
 
-def _multiple_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def multiple_of_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return (exact_number(instance) / exact_number(value)).denominator == 1
 
 
-def _multiple_of_words(site: Site, kept: None) -> Words:
+def multiple_of_words(site: Site, kept: None) -> Words:
     return Words(f"must be a multiple of {show(site.value)}", facts={"multiple_of": site.value})
 
 
@@ -212,18 +212,18 @@ def _number_bound(site: Site, limit: int | float, breaks: Callable[[Any, Any], b
     return check
 
 
-def _number_bound_words(site: Site, number: int | float) -> Words:
+def number_bound_words(site: Site, number: int | float) -> Words:
     limit = site.value
     message = f"must be {BOUND_WORDS[site.keyword]} {show(limit)}"
     return Words(message, f", is {show(number)}", {"limit": limit, "actual": number})
 
 
-def _minimum(value: Any, site: Site) -> Check:
+def minimum(value: Any, site: Site) -> Check:
     """A number is at least the limit."""
     return _number_bound(site, site.number(value), operator.lt)
 
 
-def _maximum(value: Any, site: Site) -> Check:
+def maximum(value: Any, site: Site) -> Check:
     """A number is at most the limit."""
     return _number_bound(site, site.number(value), operator.gt)
 
@@ -239,29 +239,29 @@ def _exclusive(value: Any, site: Site, sibling: str) -> int | float:
     return site.number(value)
 
 
-def _exclusive_minimum(value: Any, site: Site) -> Check:
+def exclusive_minimum(value: Any, site: Site) -> Check:
     """A number is greater than the limit."""
     return _number_bound(site, _exclusive(value, site, "minimum"), operator.le)
 
 
-def _exclusive_maximum(value: Any, site: Site) -> Check:
+def exclusive_maximum(value: Any, site: Site) -> Check:
     """A number is less than the limit."""
     return _number_bound(site, _exclusive(value, site, "maximum"), operator.ge)
 
 
-def _minimum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def minimum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return bool(instance >= value)
 
 
-def _exclusive_minimum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def exclusive_minimum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return bool(instance > value)
 
 
-def _maximum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def maximum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return bool(instance <= value)
 
 
-def _exclusive_maximum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def exclusive_maximum_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     return bool(instance < value)
 
 
@@ -276,26 +276,26 @@ def _length_bound(value: Any, site: Site, breaks: Callable[[int, int], bool]) ->
     return check
 
 
-def _length_words(site: Site, length: int) -> Words:
+def length_words(site: Site, length: int) -> Words:
     limit = int(site.value)
     message = f"must be {BOUND_WORDS[site.keyword]} {counted(limit, 'character')} long"
     return Words(message, f", is {length}", {"limit": limit, "length": length})
 
 
-def _min_length(value: Any, site: Site) -> Check:
+def min_length(value: Any, site: Site) -> Check:
     """A string has at least this many code points."""
     return _length_bound(value, site, operator.lt)
 
 
-def _max_length(value: Any, site: Site) -> Check:
+def max_length(value: Any, site: Site) -> Check:
     """A string has at most this many code points."""
     return _length_bound(value, site, operator.gt)
 
 
-def _pattern(value: Any, site: Site) -> Check:
+def pattern(value: Any, site: Site) -> Check:
     """A string contains a match of the ECMA-262 regular expression (a search, not a full match)."""
-    pattern = pattern_of(value, site)
-    search, size = pattern.search, pattern.size
+    compiled = pattern_of(value, site)
+    search, size = compiled.search, compiled.size
     free = (SEARCH_STEP - 1) // size  # the longest text it searches at no cost
 
     def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
@@ -308,18 +308,18 @@ def _pattern(value: Any, site: Site) -> Check:
     return check
 
 
-def _pattern_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
-    pattern = reading.pattern(value)
-    if len(instance) > uncounted_length(pattern.size):
+def pattern_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+    compiled = reading.pattern(value)
+    if len(instance) > uncounted_length(compiled.size):
         raise CostlySearch  # more than the work bound let the glance leave uncounted
-    return pattern.search(instance)
+    return compiled.search(instance)
 
 
-def _pattern_words(site: Site, kept: None) -> Words:
+def pattern_words(site: Site, kept: None) -> Words:
     return Words(f"must match the pattern {show_within(site.value)}", facts={"pattern": site.value})
 
 
-def _format(value: Any, site: Site) -> Check:
+def format_(value: Any, site: Site) -> Check:
     """An annotation, unless format assertion is on: then a string must be a valid instance of a
     format toolreg asserts (see ``formats``), ``idn-hostname`` stays an annotation, and any other
     name is refused, with the nearest known one."""
@@ -363,7 +363,7 @@ def _tested_once(valid: Callable[[str], bool], name: str, text: str, errors: lis
     return found
 
 
-def _format_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
+def format_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: Reading) -> bool:
     valid = FORMATS.get(value)
     if valid is None or not reading.asserts_formats:
         return True
@@ -372,5 +372,5 @@ def _format_accepts(value: Any, instance: Any, schema: dict[str, Any], reading: 
     return valid(instance)
 
 
-def _format_words(site: Site, kept: None) -> Words:
+def format_words(site: Site, kept: None) -> Words:
     return Words(f"must be a valid {site.value}", facts={"format": site.value})

@@ -11,7 +11,7 @@ from ..sites import Site
 from ..wording import extra_words
 
 
-def _unevaluated_properties(value: Any, site: Site) -> Check:
+def unevaluated_properties(value: Any, site: Site) -> Check:
     """Each property that no other keyword here evaluated (``properties``, ``patternProperties``,
     ``additionalProperties``, or a subschema applied in place that the object passes) matches the
     schema. Its schema object's check collects those as it goes (see :class:`Evaluated`)."""
@@ -34,11 +34,11 @@ def _unevaluated_properties(value: Any, site: Site) -> Check:
     return check
 
 
-def _unevaluated_words(site: Site, extra: tuple[str, ...]) -> Words:
+def unevaluated_words(site: Site, extra: tuple[str, ...]) -> Words:
     return extra_words(extra, ", which no other keyword here allows", "no keyword here allows", {})
 
 
-def _unevaluated_items(value: Any, site: Site) -> Check:
+def unevaluated_items(value: Any, site: Site) -> Check:
     """Each item that no other keyword here evaluated (``prefixItems``, ``items``, ``contains``, or a
     subschema applied in place that the array passes) matches the schema. Its schema object's check
     collects those as it goes (see :class:`Evaluated`)."""
