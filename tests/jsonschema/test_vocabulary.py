@@ -549,37 +549,46 @@ def test_the_rows_facts_agree_with_one_another():
         assert not row.refers or (row.spends_itself and row.in_place and row.marks), row.name
         assert not row.spends_itself or row.in_place, row.name
         # Only a keyword that reads what the others evaluate makes the fast path hand a schema over whole.
-        assert row.reads_evaluated == (row.fast == "whole"), row.name
+        assert row.reads_evaluated == (row.speed is not None and row.speed.fast == "whole"), row.name
         # What a keyword notes as evaluated, it evaluates through its subschemas.
         assert row.notes is None or row.holds, row.name
         # The quick check vouches for the subschemas of a keyword by its holds, never a list or a schema.
-        assert row.quick is None or row.holds != "schema-or-list", row.name
+        assert row.speed is None or row.speed.quick is None or row.holds != "schema-or-list", row.name
         # What a keyword's annotation evaluates, and its judgement, come from its subschemas.
-        assert not (row.evaluates or row.judges) or row.holds, row.name
+        assert row.output is None or not (row.output.evaluates or row.output.judges) or row.holds, row.name
         # The names or items it evaluates are those of the instance type it speaks to.
         kinds = {"object": "names", "array": "items"}
-        assert not row.evaluates or row.evaluates == kinds.get(row.instance_type or ""), row.name
+        evaluates = row.output.evaluates if row.output else ""
+        assert not evaluates or evaluates == kinds.get(row.instance_type or ""), row.name
         # The schema for the rest is one schema, and what it covers it evaluates.
-        assert not row.refuses_rest or (row.holds == "schema" and row.evaluates), row.name
+        assert row.output is None or not row.output.refuses_rest or (row.holds == "schema" and evaluates), (
+            row.name
+        )
 
 
 def test_the_sets_the_modules_use_are_read_from_the_rows():
     rows = keywords()
-    assert {name for name, row in rows.items() if row.fast} == codegen.HANDLED_KEYWORDS
+    assert {name for name, row in rows.items() if row.speed} == codegen.HANDLED_KEYWORDS
     assert {name for name, row in rows.items() if row.reads_evaluated} == codegen._UNEVALUATED
     assert {row.name for row in VOCABULARY if row.spends_itself} == codegen._SPENDS_ITSELF
-    assert set(quick._VALUES) - set(ANNOTATIONS) == {name for name, row in rows.items() if row.quick}
+    assert set(quick._VALUES) - set(ANNOTATIONS) == {
+        name for name, row in rows.items() if row.speed and row.speed.quick
+    }
     assert {
-        name for name, row in rows.items() if row.quick and row.holds
+        name for name, row in rows.items() if row.speed and row.speed.quick and row.holds
     } == quick._ONE | quick._LIST | quick._MAP
     assert {row.name for row in VOCABULARY if row.reads_evaluated} == schema._READS_EVALUATED
     assert {row.name for row in VOCABULARY if row.refers} == references._REFERENCES
     assert set(WORDS) == {row.name for row in VOCABULARY if row.words}
-    assert {row.name for row in VOCABULARY if row.evaluates == "names"} == output._NAMES_EVALUATED
-    assert {row.name for row in VOCABULARY if row.evaluates == "items"} == output._ITEMS_EVALUATED
-    assert {row.name for row in VOCABULARY if row.judges} == output._JUDGING
-    assert {row.name for row in VOCABULARY if row.refuses_rest} == output._REFUSING_REST
-    strict = {name for name, row in rows.items() if row.openai_strict}
+    assert {
+        row.name for row in VOCABULARY if row.output and row.output.evaluates == "names"
+    } == output._NAMES_EVALUATED
+    assert {
+        row.name for row in VOCABULARY if row.output and row.output.evaluates == "items"
+    } == output._ITEMS_EVALUATED
+    assert {row.name for row in VOCABULARY if row.output and row.output.judges} == output._JUDGING
+    assert {row.name for row in VOCABULARY if row.output and row.output.refuses_rest} == output._REFUSING_REST
+    strict = {name for name, row in rows.items() if row.export and row.export.openai_strict}
     assert openai_strict._STRICT_KEYWORDS - set(ANNOTATIONS) == strict
 
 
@@ -593,9 +602,9 @@ def test_the_fast_path_writes_code_for_exactly_the_keywords_whose_row_says_so(na
     try:
         codegen.generate(compiled)
     except codegen.NoFastPath:
-        assert not keywords()[name].fast
+        assert keywords()[name].speed is None
     else:
-        assert keywords()[name].fast
+        assert keywords()[name].speed is not None
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
@@ -603,7 +612,8 @@ def test_the_quick_check_vouches_for_exactly_the_keywords_whose_row_says_so(name
     cache = Patterns(DEFAULT_LIMITS.max_pattern_program)
     vouched = quick.vouch(SAMPLES[name], DEFAULT_LIMITS, cache.guarded) is not None
     # "$ref" is vouched for beside the "$defs" it names; any other sample is the keyword alone.
-    assert vouched == (keywords()[name].quick is not None), name
+    speed = keywords()[name].speed
+    assert vouched == (speed is not None and speed.quick is not None), name
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
@@ -622,14 +632,15 @@ def test_the_strict_export_takes_exactly_the_keywords_whose_row_says_so(name):
     takes = not [
         line for line in left_out if line.partition(": ")[2].split(" ")[0] in (name, "") or repr(name) in line
     ]
-    assert takes == keywords()[name].openai_strict, (name, left_out)
+    export = keywords()[name].export
+    assert takes == (export is not None and export.openai_strict), (name, left_out)
 
 
 INSTANCES = [None, True, 0, 3, 1.5, "", "abc", [], ["a", "a"], [1, "a", None]]
 INSTANCES += [{}, {"a": 1}, {"a": "x"}, {"abcd": 1}, {"a": "x", "b": 2}]
 
 
-@pytest.mark.parametrize("name", sorted(name for name, row in keywords().items() if row.fast))
+@pytest.mark.parametrize("name", sorted(name for name, row in keywords().items() if row.speed))
 def test_a_keyword_the_fast_path_claims_finds_what_the_reference_walk_finds(name):
     validator = toolreg.compile(SAMPLES[name])
     failing = 0

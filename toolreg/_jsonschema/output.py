@@ -27,15 +27,18 @@ _VALUE_ANNOTATIONS = frozenset(ANNOTATIONS) - {"$schema", "$comment", "example",
 # Keywords that hold subschemas applied to the instance itself: what they evaluate of it counts for
 # the unevaluated* beside them, when the subschema passes (never through not, which passes on failure).
 _IN_PLACE = frozenset(row.name for row in VOCABULARY if row.in_place) - {"not"}
+# What the rows' output groups say (see vocabulary.Output), a pair for each row of every dialect; a row
+# without one has none of these facts.
+_OUTPUT = [(row.name, row.output) for row in VOCABULARY if row.output is not None]
 # What each keyword's annotation evaluates of an object or an array, for unevaluated*.
-_NAMES_EVALUATED = frozenset(row.name for row in VOCABULARY if row.evaluates == "names")
-_ITEMS_EVALUATED = frozenset(row.name for row in VOCABULARY if row.evaluates == "items")
+_NAMES_EVALUATED = frozenset(name for name, facts in _OUTPUT if facts.evaluates == "names")
+_ITEMS_EVALUATED = frozenset(name for name, facts in _OUTPUT if facts.evaluates == "items")
 # Keywords whose failure is their own judgement of their subschemas' results (not "every one passes"),
 # so their verdict and words are the check's own.
-_JUDGING = frozenset(row.name for row in VOCABULARY if row.judges)
+_JUDGING = frozenset(name for name, facts in _OUTPUT if facts.judges)
 # Keywords that hold a schema for the parts nothing else covers: a `false` one is one error, worded
 # by the keyword's check, rather than one per part.
-_REFUSING_REST = frozenset(row.name for row in VOCABULARY if row.refuses_rest)
+_REFUSING_REST = frozenset(name for name, facts in _OUTPUT if facts.refuses_rest)
 _NOTHING = object()
 
 # What one unit of the output costs as JSON text beyond its strings, at most: its keys and punctuation
@@ -144,7 +147,7 @@ class _Walk:
         key = (location, keyword)
         absolute = self.absolutes.get(key)
         if absolute is None:
-            text = _absolute(self.compiled, location if keyword is None else location + (keyword,))
+            text = _absolute(self.compiled, location, keyword)
             absolute = self.absolutes[key] = (text, _text_bytes(text))
         head = (evaluation[2] if evaluation else 0) + absolute[1] + self.place_bytes(instance)
         self.charge(_UNIT_BYTES + head)
@@ -487,12 +490,15 @@ def _as_evaluated(unit: _Unit, items: bool) -> Iterator[Any]:
 _FRAGMENT_SAFE = "/?:@!$&'()*+,;="
 
 
-def _absolute(compiled: Compiled, location: Path) -> str:
-    """The schema location as an absolute URI: its resource's URI and a pointer within it, written as
-    a fragment."""
+def _absolute(compiled: Compiled, location: Path, keyword: str | None = None) -> str:
+    """The location of the schema object at ``location`` (or of its ``keyword``) as an absolute URI:
+    its resource's URI and a pointer within it, written as a fragment. A keyword stands in the
+    resource of its schema object, even where the subschema it holds declares one of its own."""
     base = compiled.base_of(location)
     root = compiled.resources.get(base, ())
     inner = location[len(root) :] if location[: len(root)] == root else location
+    if keyword is not None:
+        inner += (keyword,)
     pointer = to_pointer(token for token in inner if type(token) is not Document)
     return f"{base}#{quote(pointer, safe=_FRAGMENT_SAFE)}"
 
@@ -510,17 +516,18 @@ def evaluate(compiled: Compiled, instance: Any, findings: Findings, most_bytes: 
 def output(
     compiled: Compiled,
     instance: Any,
-    format: str,  # noqa: A002
+    formats: tuple[str, ...],
     findings: Findings,
     most_bytes: int,
-) -> dict[str, Any]:
-    """``instance`` evaluated against the compiled schema, in the output ``format`` (see FORMATS);
-    OverBudget when the evaluation would cost too much, TooLarge when its JSON text would pass
-    ``most_bytes``, RecursionError when it nests past Python's stack."""
-    if format not in FORMATS or format == "flag":
-        raise OutputFormatError(format, FORMATS[1:])
+) -> list[dict[str, Any]]:
+    """``instance`` evaluated against the compiled schema once, in each of the output ``formats`` (see
+    FORMATS); OverBudget when the evaluation would cost too much, TooLarge when its JSON text (in the
+    largest format) would pass ``most_bytes``, RecursionError when it nests past Python's stack."""
+    for form in formats:
+        if form not in FORMATS or form == "flag":
+            raise OutputFormatError(form, FORMATS[1:])
     root = evaluate(compiled, instance, findings, most_bytes)
-    return _Shaper().shape(root, format)
+    return [_Shaper().shape(root, form) for form in formats]
 
 
 def failure_output(

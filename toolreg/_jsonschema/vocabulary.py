@@ -18,6 +18,9 @@ from .values import is_integer, is_number
 
 __all__ = [
     "Keyword",
+    "Speed",
+    "Output",
+    "Export",
     "WORDS",
     "VOCABULARY",
     "DIALECTS",
@@ -135,25 +138,28 @@ def _each_pattern(plan: Any) -> tuple[int, int]:
     return 0, 2 * len(plan)
 
 
-class Keyword(Record):
-    """Everything toolreg knows of one keyword: the function that checks its value and builds its
-    check, the words of its errors, what it is, and what the quick check, the fast path and the
-    provider exports need to know of it.
+Fast = Literal["inline", "nothing", "applied", "called", "whole"]
 
-    ``instance_type`` is the JSON type it speaks to (``None``: every value); ``holds`` where its
-    subschemas are: ``""`` none, ``"schema"`` its value, ``"list"`` each item, ``"map"`` each value
-    that is a schema, ``"schema-or-list"`` either of the first two; ``in_place`` says whether they
-    apply to the instance itself rather than to a part of it.
 
-    ``words`` words the errors of a check that keeps only a part of the instance (see
-    ``Site.words``), for the reference walk and the fast path alike; ``notes`` what it evaluates by
-    itself of the value its schema object applies to, for ``unevaluated*`` (``contains`` notes the
-    items it matched from its own check); ``reads_evaluated`` that it reads those notes, so it runs
-    last in its schema object.
+class Speed(Record):
+    """What the speed layer (``fast/``) knows of a keyword. A row without one (``speed=None``) is
+    answered by the reference walk wherever a schema uses it: the generator writes no fast path for
+    the schema, the quick check at registration does not vouch for it (so registration compiles it),
+    the glance, which answers only what the quick check vouched for, never sees it, and the work bound
+    takes it as spending without bound (so both paths count every step, as they must where the bound
+    knows nothing).
 
-    ``spends_itself``: applying its schema object to a value spends a step of the work budget;
-    ``refers``: it leads to another schema object by URI, so a loop of schemas may pass through it;
-    ``marks``: it adds to the index of URIs, anchors and references made before compilation.
+    ``fast`` is what the generated fast path (see ``fast.codegen``) does with it: ``"inline"`` tests it
+    for the kind of value it speaks to; ``"nothing"`` has nothing to do (compilation checked it and
+    it applies nothing, or a sibling applies it); ``"applied"`` applies its subschemas to the value
+    itself; ``"called"`` calls its reference check on a value shown to be plain JSON; ``"whole"``
+    calls its schema object's reference check whole.
+
+    ``quick`` tests its value where the quick check at registration vouches for it (its subschemas,
+    where ``holds`` says, are then vouched for in turn; ``None``: a schema using it is left to
+    compilation at registration); ``accepts`` answers yes or no for it from its value alone, in a
+    schema so vouched for, at a tool's first calls (see ``fast.glance``).
+
     ``work``: what its own check spends of the work budget besides a step for each subschema it
     applies in place, given its plan: the most steps for each value its schema object applies to, and
     for each item or property of that value (``fast.work`` bounds what any one value can cost from these;
@@ -161,22 +167,82 @@ class Keyword(Record):
     ``apart`` that each of its subschemas applies to a different part (a name, a position); ``memo``
     that its check keeps what it works out in the validation's memo (see ``findings.Memo``), which the
     fast path then hands it.
+    """
 
-    ``fast`` is what the generated fast path (see ``fast.codegen``) does with it: ``"inline"`` tests it
-    for the kind of value it speaks to; ``"nothing"`` has nothing to do (compilation checked it and
-    it applies nothing, or a sibling applies it); ``"applied"`` applies its subschemas to the value
-    itself; ``"called"`` calls its reference check on a value shown to be plain JSON; ``"whole"``
-    calls its schema object's reference check whole; ``""`` gives a schema using it no fast path.
+    __slots__ = ("fast", "quick", "accepts", "work", "apart", "memo")
 
-    ``quick`` tests its value where the quick check at registration vouches for it (its subschemas,
-    where ``holds`` says, are then vouched for in turn); ``accepts`` answers yes or no for it from its
-    value alone, in a schema so vouched for, at a tool's first calls (see ``fast.glance``);
-    ``openai_strict`` says OpenAI's strict mode takes it.
+    fast: Fast
+    quick: Callable[[Any], bool] | None
+    accepts: Accepts | None
+    work: Callable[[Any], tuple[int, int]] | None
+    apart: bool
+    memo: bool
 
-    For the standard output (see ``output``): ``evaluates`` says whether its annotation names the
-    property ``"names"`` or the ``"items"`` it evaluated; ``judges`` that its verdict is its own
-    judgement of its subschemas' results rather than "every one passes"; ``refuses_rest`` that it
-    holds the schema for the parts nothing else covers, so a ``false`` one is one error of its own.
+    def __init__(
+        self,
+        fast: Fast,
+        quick: Callable[[Any], bool] | None = None,
+        accepts: Accepts | None = None,
+        work: Callable[[Any], tuple[int, int]] | None = None,
+        apart: bool = False,
+        memo: bool = False,
+    ) -> None:
+        fill(self, fast, quick, accepts, work, apart, memo)
+
+
+class Output(Record):
+    """What the standard output (see ``output``) reads of a keyword that holds subschemas; a row
+    without one has none of these. ``evaluates`` says whether its annotation names the property
+    ``"names"`` or the ``"items"`` it evaluated; ``judges`` that its verdict is its own judgement of its
+    subschemas' results rather than "every one passes"; ``refuses_rest`` that it holds the schema for
+    the parts nothing else covers, so a ``false`` one is one error of its own."""
+
+    __slots__ = ("evaluates", "judges", "refuses_rest")
+
+    evaluates: Literal["", "names", "items"]
+    judges: bool
+    refuses_rest: bool
+
+    def __init__(
+        self, evaluates: Literal["", "names", "items"] = "", judges: bool = False, refuses_rest: bool = False
+    ) -> None:
+        fill(self, evaluates, judges, refuses_rest)
+
+
+class Export(Record):
+    """What the provider exports know of a keyword; a row without one is taken by none of them.
+    ``openai_strict`` says OpenAI's strict mode takes it (see ``_providers.openai_strict``)."""
+
+    __slots__ = ("openai_strict",)
+
+    openai_strict: bool
+
+    def __init__(self, openai_strict: bool = False) -> None:
+        fill(self, openai_strict)
+
+
+class Keyword(Record):
+    """Everything toolreg knows of one keyword: the spec's columns, which the reference walk reads, and
+    groups for the speed layer, the standard output and the provider exports, each optional.
+
+    ``build`` checks its value and builds its check; ``instance_type`` is the JSON type it speaks to
+    (``None``: every value); ``holds`` where its subschemas are: ``""`` none, ``"schema"`` its value,
+    ``"list"`` each item, ``"map"`` each value that is a schema, ``"schema-or-list"`` either of the first
+    two; ``in_place`` says whether they apply to the instance itself rather than to a part of it;
+    ``dialects`` the dialects that have it.
+
+    ``words`` words the errors of a check that keeps only a part of the instance (see
+    ``Site.words``), for the reference walk and the fast path alike; ``notes`` what it evaluates by
+    itself of the value its schema object applies to, for ``unevaluated*`` (``contains`` notes the
+    items it matched from its own check); ``reads_evaluated`` that it reads those notes, so it runs
+    last in its schema object.
+
+    ``spends_itself``: applying its schema object to a value spends a step of the work budget (the
+    reference walk reads it too, see ``Site.counts_itself``); ``refers``: it leads to another schema
+    object by URI, so a loop of schemas may pass through it; ``marks``: it adds to the index of URIs,
+    anchors and references made before compilation.
+
+    ``speed``, ``output`` and ``export``: see :class:`Speed`, :class:`Output` and :class:`Export`.
     """
 
     # Compared, hashed, shown and frozen as the frozen dataclass it was (see record.Record).
@@ -193,16 +259,9 @@ class Keyword(Record):
         "spends_itself",
         "refers",
         "marks",
-        "fast",
-        "quick",
-        "openai_strict",
-        "evaluates",
-        "judges",
-        "refuses_rest",
-        "work",
-        "apart",
-        "memo",
-        "accepts",
+        "speed",
+        "output",
+        "export",
     )
 
     name: str
@@ -217,16 +276,9 @@ class Keyword(Record):
     spends_itself: bool
     refers: bool
     marks: bool
-    fast: Literal["", "inline", "nothing", "applied", "called", "whole"]
-    quick: Callable[[Any], bool] | None
-    openai_strict: bool
-    evaluates: Literal["", "names", "items"]
-    judges: bool
-    refuses_rest: bool
-    work: Callable[[Any], tuple[int, int]] | None
-    apart: bool
-    memo: bool
-    accepts: Accepts | None
+    speed: Speed | None
+    output: Output | None
+    export: Export | None
 
     def __init__(
         self,
@@ -242,16 +294,9 @@ class Keyword(Record):
         spends_itself: bool = False,
         refers: bool = False,
         marks: bool = False,
-        fast: Literal["", "inline", "nothing", "applied", "called", "whole"] = "",
-        quick: Callable[[Any], bool] | None = None,
-        openai_strict: bool = False,
-        evaluates: Literal["", "names", "items"] = "",
-        judges: bool = False,
-        refuses_rest: bool = False,
-        work: Callable[[Any], tuple[int, int]] | None = None,
-        apart: bool = False,
-        memo: bool = False,
-        accepts: Accepts | None = None,
+        speed: Speed | None = None,
+        output: Output | None = None,
+        export: Export | None = None,
     ) -> None:
         fill(
             self,
@@ -267,120 +312,132 @@ class Keyword(Record):
             spends_itself,
             refers,
             marks,
-            fast,
-            quick,
-            openai_strict,
-            evaluates,
-            judges,
-            refuses_rest,
-            work,
-            apart,
-            memo,
-            accepts,
+            speed,
+            output,
+            export,
         )
+
+
+# OpenAI's strict mode takes these; one row in three.
+_STRICT = Export(openai_strict=True)
+# What the standard output reads of the keywords that evaluate names or items, or judge their branches.
+_NAMES, _ITEMS, _JUDGES = Output("names"), Output("items"), Output(judges=True)
 
 
 # Rows run in this order, so errors come out in this order whatever the schema's key order.
 VOCABULARY: tuple[Keyword, ...] = (
-    Keyword("$id", core.id_, marks=True, fast="nothing"),
-    Keyword("$anchor", core.anchor, dialects=_SINCE_2019, marks=True, fast="nothing"),
-    Keyword("$dynamicAnchor", core.anchor, dialects=_ONLY_2020, marks=True, fast="nothing"),
-    Keyword("$ref", core.ref, in_place=True, spends_itself=True, refers=True, marks=True, fast="applied",
-            quick=_text, openai_strict=True, accepts=core.ref_accepts),
+    Keyword("$id", core.id_, marks=True, speed=Speed("nothing")),
+    Keyword("$anchor", core.anchor, dialects=_SINCE_2019, marks=True, speed=Speed("nothing")),
+    Keyword("$dynamicAnchor", core.anchor, dialects=_ONLY_2020, marks=True, speed=Speed("nothing")),
+    Keyword("$ref", core.ref, in_place=True, spends_itself=True, refers=True, marks=True,
+            speed=Speed("applied", quick=_text, accepts=core.ref_accepts), export=_STRICT),
     Keyword("$dynamicRef", core.dynamic_ref, in_place=True, dialects=_ONLY_2020, spends_itself=True,
             refers=True, marks=True),
     Keyword("$recursiveAnchor", core.recursive_anchor, dialects=_ONLY_2019, marks=True),
     Keyword("$recursiveRef", core.recursive_ref, in_place=True, dialects=_ONLY_2019, spends_itself=True,
             refers=True, marks=True),
-    Keyword("$vocabulary", core.vocabulary, dialects=_SINCE_2019, fast="nothing"),
-    Keyword("type", scalars.type_, words=scalars.type_words, fast="inline", quick=_type_names,
-            openai_strict=True, accepts=scalars.type_accepts),
-    Keyword("enum", scalars.enum, words=scalars.enum_words, fast="inline", quick=_array,
-            openai_strict=True, work=_one_comparison, accepts=scalars.enum_accepts),
-    Keyword("const", scalars.const, words=scalars.const_words, fast="inline", quick=_any,
-            openai_strict=True, work=_one_comparison, accepts=scalars.const_accepts),
-    Keyword("multipleOf", scalars.multiple_of, "number", words=scalars.multiple_of_words, fast="inline",
-            quick=_positive, openai_strict=True, accepts=scalars.multiple_of_accepts),
-    Keyword("minimum", scalars.minimum, "number", words=scalars.number_bound_words, fast="inline",
-            quick=is_number, openai_strict=True, accepts=scalars.minimum_accepts),
+    Keyword("$vocabulary", core.vocabulary, dialects=_SINCE_2019, speed=Speed("nothing")),
+    Keyword("type", scalars.type_, words=scalars.type_words,
+            speed=Speed("inline", quick=_type_names, accepts=scalars.type_accepts), export=_STRICT),
+    Keyword("enum", scalars.enum, words=scalars.enum_words,
+            speed=Speed("inline", quick=_array, accepts=scalars.enum_accepts, work=_one_comparison),
+            export=_STRICT),
+    Keyword("const", scalars.const, words=scalars.const_words,
+            speed=Speed("inline", quick=_any, accepts=scalars.const_accepts, work=_one_comparison),
+            export=_STRICT),
+    Keyword("multipleOf", scalars.multiple_of, "number", words=scalars.multiple_of_words,
+            speed=Speed("inline", quick=_positive, accepts=scalars.multiple_of_accepts), export=_STRICT),
+    Keyword("minimum", scalars.minimum, "number", words=scalars.number_bound_words,
+            speed=Speed("inline", quick=is_number, accepts=scalars.minimum_accepts), export=_STRICT),
     Keyword("exclusiveMinimum", scalars.exclusive_minimum, "number", words=scalars.number_bound_words,
-            fast="inline", quick=is_number, openai_strict=True, accepts=scalars.exclusive_minimum_accepts),
-    Keyword("maximum", scalars.maximum, "number", words=scalars.number_bound_words, fast="inline",
-            quick=is_number, openai_strict=True, accepts=scalars.maximum_accepts),
+            speed=Speed("inline", quick=is_number, accepts=scalars.exclusive_minimum_accepts),
+            export=_STRICT),
+    Keyword("maximum", scalars.maximum, "number", words=scalars.number_bound_words,
+            speed=Speed("inline", quick=is_number, accepts=scalars.maximum_accepts), export=_STRICT),
     Keyword("exclusiveMaximum", scalars.exclusive_maximum, "number", words=scalars.number_bound_words,
-            fast="inline", quick=is_number, openai_strict=True, accepts=scalars.exclusive_maximum_accepts),
-    Keyword("minLength", scalars.min_length, "string", words=scalars.length_words, fast="inline",
-            quick=_count, accepts=arrays.min_size_accepts),
-    Keyword("maxLength", scalars.max_length, "string", words=scalars.length_words, fast="inline",
-            quick=_count, accepts=arrays.max_size_accepts),
-    Keyword("pattern", scalars.pattern, "string", words=scalars.pattern_words, fast="inline",
-            quick=_text, openai_strict=True, work=_one_search, accepts=scalars.pattern_accepts),
-    Keyword("format", scalars.format_, "string", words=scalars.format_words, fast="nothing",
-            quick=_known_format, openai_strict=True, accepts=scalars.format_accepts),
-    Keyword("minItems", arrays.min_items, "array", words=arrays.size_words, fast="inline", quick=_count,
-            openai_strict=True, accepts=arrays.min_size_accepts),
-    Keyword("maxItems", arrays.max_items, "array", words=arrays.size_words, fast="inline", quick=_count,
-            openai_strict=True, accepts=arrays.max_size_accepts),
-    Keyword("uniqueItems", arrays.unique_items, "array", words=arrays.unique_items_words, fast="inline",
-            quick=_boolean, work=_each_part, memo=True, accepts=arrays.unique_items_accepts),
+            speed=Speed("inline", quick=is_number, accepts=scalars.exclusive_maximum_accepts),
+            export=_STRICT),
+    Keyword("minLength", scalars.min_length, "string", words=scalars.length_words,
+            speed=Speed("inline", quick=_count, accepts=arrays.min_size_accepts)),
+    Keyword("maxLength", scalars.max_length, "string", words=scalars.length_words,
+            speed=Speed("inline", quick=_count, accepts=arrays.max_size_accepts)),
+    Keyword("pattern", scalars.pattern, "string", words=scalars.pattern_words,
+            speed=Speed("inline", quick=_text, accepts=scalars.pattern_accepts, work=_one_search),
+            export=_STRICT),
+    Keyword("format", scalars.format_, "string", words=scalars.format_words,
+            speed=Speed("nothing", quick=_known_format, accepts=scalars.format_accepts), export=_STRICT),
+    Keyword("minItems", arrays.min_items, "array", words=arrays.size_words,
+            speed=Speed("inline", quick=_count, accepts=arrays.min_size_accepts), export=_STRICT),
+    Keyword("maxItems", arrays.max_items, "array", words=arrays.size_words,
+            speed=Speed("inline", quick=_count, accepts=arrays.max_size_accepts), export=_STRICT),
+    Keyword("uniqueItems", arrays.unique_items, "array", words=arrays.unique_items_words,
+            speed=Speed("inline", quick=_boolean, accepts=arrays.unique_items_accepts, work=_each_part,
+                        memo=True)),
     Keyword("prefixItems", arrays.prefix_items, "array", "list", dialects=_ONLY_2020,
-            notes=arrays.prefix_items_note, fast="inline", quick=_schemas, evaluates="items",
-            work=_each_part, apart=True, accepts=arrays.prefix_items_accepts),
+            notes=arrays.prefix_items_note,
+            speed=Speed("inline", quick=_schemas, accepts=arrays.prefix_items_accepts, work=_each_part,
+                        apart=True),
+            output=_ITEMS),
     Keyword("items", arrays.items, "array", "schema", dialects=_ONLY_2020, notes=arrays.every_item,
-            fast="inline", quick=_any, openai_strict=True, evaluates="items", work=_each_part,
-            accepts=arrays.items_accepts),
+            speed=Speed("inline", quick=_any, accepts=arrays.items_accepts, work=_each_part),
+            output=_ITEMS, export=_STRICT),
     Keyword("items", arrays.legacy_items, "array", "schema-or-list", dialects=_BEFORE_2020,
-            notes=arrays.legacy_items_note, evaluates="items"),
+            notes=arrays.legacy_items_note, output=_ITEMS),
     Keyword("additionalItems", arrays.additional_items, "array", "schema", dialects=_BEFORE_2020,
-            evaluates="items", refuses_rest=True),
-    Keyword("contains", arrays.contains, "array", "schema", fast="called", evaluates="items", judges=True,
-            work=_each_part),
-    Keyword("minContains", arrays.contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
-    Keyword("maxContains", arrays.contains_bound, "array", dialects=_SINCE_2019, fast="nothing"),
-    Keyword("minProperties", objects.min_properties, "object", words=arrays.size_words, fast="inline",
-            quick=_count, accepts=arrays.min_size_accepts),
-    Keyword("maxProperties", objects.max_properties, "object", words=arrays.size_words, fast="inline",
-            quick=_count, accepts=arrays.max_size_accepts),
-    Keyword("required", objects.required, "object", words=objects.required_words, fast="inline",
-            quick=_distinct_strings, openai_strict=True, work=_missing_names,
-            accepts=objects.required_accepts),
+            output=Output("items", refuses_rest=True)),
+    Keyword("contains", arrays.contains, "array", "schema", speed=Speed("called", work=_each_part),
+            output=Output("items", judges=True)),
+    Keyword("minContains", arrays.contains_bound, "array", dialects=_SINCE_2019, speed=Speed("nothing")),
+    Keyword("maxContains", arrays.contains_bound, "array", dialects=_SINCE_2019, speed=Speed("nothing")),
+    Keyword("minProperties", objects.min_properties, "object", words=arrays.size_words,
+            speed=Speed("inline", quick=_count, accepts=arrays.min_size_accepts)),
+    Keyword("maxProperties", objects.max_properties, "object", words=arrays.size_words,
+            speed=Speed("inline", quick=_count, accepts=arrays.max_size_accepts)),
+    Keyword("required", objects.required, "object", words=objects.required_words,
+            speed=Speed("inline", quick=_distinct_strings, accepts=objects.required_accepts,
+                        work=_missing_names),
+            export=_STRICT),
     Keyword("dependentRequired", objects.dependent_required, "object", dialects=_SINCE_2019,
-            words=objects.requires_words, fast="called", work=_missing_dependents),
-    Keyword("propertyNames", applicators.property_names, "object", "schema", fast="inline", quick=_any,
-            work=_each_part, accepts=applicators.property_names_accepts),
+            words=objects.requires_words, speed=Speed("called", work=_missing_dependents)),
+    Keyword("propertyNames", applicators.property_names, "object", "schema",
+            speed=Speed("inline", quick=_any, accepts=applicators.property_names_accepts, work=_each_part)),
     Keyword("properties", objects.properties, "object", "map", notes=objects.named_properties,
-            fast="inline", quick=_named_schemas, openai_strict=True, evaluates="names", apart=True,
-            accepts=objects.properties_accepts),
+            speed=Speed("inline", quick=_named_schemas, accepts=objects.properties_accepts, apart=True),
+            output=_NAMES, export=_STRICT),
     Keyword("patternProperties", objects.pattern_properties, "object", "map",
-            notes=objects.patterned_properties, fast="called", evaluates="names", work=_each_pattern),
+            notes=objects.patterned_properties, speed=Speed("called", work=_each_pattern), output=_NAMES),
     Keyword("additionalProperties", objects.additional_properties, "object", "schema",
-            words=objects.no_extra_words, notes=objects.every_property, fast="inline", quick=_any,
-            openai_strict=True, evaluates="names", refuses_rest=True, work=_each_part,
-            accepts=objects.additional_properties_accepts),
+            words=objects.no_extra_words, notes=objects.every_property,
+            speed=Speed("inline", quick=_any, accepts=objects.additional_properties_accepts,
+                        work=_each_part),
+            output=Output("names", refuses_rest=True), export=_STRICT),
     Keyword("dependentSchemas", applicators.dependent_schemas, "object", "map", True, _SINCE_2019,
-            fast="called"),
+            speed=Speed("called")),
     Keyword("dependencies", applicators.dependencies, "object", "map", True, _ONLY_7,
             words=objects.requires_words),
-    Keyword("allOf", applicators.all_of, holds="list", in_place=True, spends_itself=True, fast="applied",
-            quick=_schemas, accepts=applicators.all_of_accepts),
-    Keyword("anyOf", applicators.any_of, holds="list", in_place=True, spends_itself=True, fast="applied",
-            quick=_schemas, openai_strict=True, judges=True, accepts=applicators.any_of_accepts),
-    Keyword("oneOf", applicators.one_of, holds="list", in_place=True, spends_itself=True, fast="applied",
-            quick=_schemas, judges=True, accepts=applicators.one_of_accepts),
+    Keyword("allOf", applicators.all_of, holds="list", in_place=True, spends_itself=True,
+            speed=Speed("applied", quick=_schemas, accepts=applicators.all_of_accepts)),
+    Keyword("anyOf", applicators.any_of, holds="list", in_place=True, spends_itself=True,
+            speed=Speed("applied", quick=_schemas, accepts=applicators.any_of_accepts), output=_JUDGES,
+            export=_STRICT),
+    Keyword("oneOf", applicators.one_of, holds="list", in_place=True, spends_itself=True,
+            speed=Speed("applied", quick=_schemas, accepts=applicators.one_of_accepts), output=_JUDGES),
     Keyword("not", applicators.not_, holds="schema", in_place=True, words=applicators.not_words,
-            spends_itself=True, fast="applied", quick=_any, judges=True, accepts=applicators.not_accepts),
-    Keyword("if", applicators.if_, holds="schema", in_place=True, spends_itself=True, fast="called"),
-    Keyword("then", applicators.then_else, holds="schema", in_place=True, fast="nothing"),
-    Keyword("else", applicators.then_else, holds="schema", in_place=True, fast="nothing"),
+            spends_itself=True, speed=Speed("applied", quick=_any, accepts=applicators.not_accepts),
+            output=_JUDGES),
+    Keyword("if", applicators.if_, holds="schema", in_place=True, spends_itself=True,
+            speed=Speed("called")),
+    Keyword("then", applicators.then_else, holds="schema", in_place=True, speed=Speed("nothing")),
+    Keyword("else", applicators.then_else, holds="schema", in_place=True, speed=Speed("nothing")),
     Keyword("unevaluatedItems", unevaluated.unevaluated_items, "array", "schema", dialects=_SINCE_2019,
-            reads_evaluated=True, fast="whole", evaluates="items", refuses_rest=True),
+            reads_evaluated=True, speed=Speed("whole"), output=Output("items", refuses_rest=True)),
     Keyword("unevaluatedProperties", unevaluated.unevaluated_properties, "object", "schema",
-            dialects=_SINCE_2019, words=unevaluated.unevaluated_words, reads_evaluated=True, fast="whole",
-            evaluates="names", refuses_rest=True),
-    Keyword("$defs", core.definitions, holds="map", dialects=_SINCE_2019, fast="nothing",
-            quick=_named_schemas, openai_strict=True),
-    Keyword("definitions", core.definitions, holds="map", fast="nothing", quick=_named_schemas,
-            openai_strict=True),
+            dialects=_SINCE_2019, words=unevaluated.unevaluated_words, reads_evaluated=True,
+            speed=Speed("whole"), output=Output("names", refuses_rest=True)),
+    Keyword("$defs", core.definitions, holds="map", dialects=_SINCE_2019,
+            speed=Speed("nothing", quick=_named_schemas), export=_STRICT),
+    Keyword("definitions", core.definitions, holds="map", speed=Speed("nothing", quick=_named_schemas),
+            export=_STRICT),
 )  # fmt: skip
 
 _BY_DIALECT = {

@@ -32,8 +32,11 @@ __all__ = ["strict_form", "absent_nulls", "admits_null", "NullsPastBudget", "SUP
 # $ref/$defs; string pattern and format; number multipleOf, minimum, maximum and the exclusive bounds;
 # array minItems and maxItems; objects closed, every property required; at most 10 levels.
 # Annotations it does not take are dropped from the exported copy; anything else is a blocker. Each
-# keyword's row says whether strict mode takes it (``openai_strict``); of the annotations, it takes these two.
-_STRICT_KEYWORDS = frozenset(name for name, row in keywords().items() if row.openai_strict) | {
+# keyword's row says whether strict mode takes it (its export group's ``openai_strict``; a row without
+# one is left out); of the annotations, it takes these two.
+_STRICT_KEYWORDS = frozenset(
+    name for name, row in keywords().items() if row.export is not None and row.export.openai_strict
+) | {
     "description",
     "title",
 }

@@ -36,12 +36,13 @@ def _exact_types(name: str) -> frozenset[type]:
     return frozenset(type(sample) for sample in samples if JSON_TYPES[name](sample))
 
 
-# Each keyword with an answer of its own: the types of the values it speaks to (None: every value),
-# and its answer. The rest of a vouched schema's keys are annotations and $defs, which ask nothing.
+# Each keyword with an answer of its own (its speed group's ``accepts``): the types of the values it
+# speaks to (None: every value), and its answer. The rest of a vouched schema's keys are annotations and
+# $defs, which ask nothing; a keyword with no speed group is never in a vouched schema.
 _ANSWERS: dict[str, tuple[frozenset[type] | None, Accepts]] = {
-    name: (None if row.instance_type is None else _exact_types(row.instance_type), row.accepts)
+    name: (None if row.instance_type is None else _exact_types(row.instance_type), row.speed.accepts)
     for name, row in keywords(DEFAULT_DIALECT).items()
-    if row.accepts is not None
+    if row.speed is not None and row.speed.accepts is not None
 }
 
 

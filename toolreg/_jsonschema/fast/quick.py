@@ -33,11 +33,17 @@ class PatternGuard(Protocol):
     def __call__(self, source: str, room: int | None = None) -> tuple[Pattern, str | None]: ...
 
 
-# The keywords vouched for, by their rows (read in 2020-12, the dialect most schemas use): what
-# compilation accepts as each one's value; "pattern" and "$ref" are then looked at more closely.
-_VOUCHED = {name: row for name, row in keywords(DEFAULT_DIALECT).items() if row.quick is not None}
+# The keywords vouched for, by their rows' speed groups (read in 2020-12, the dialect most schemas use):
+# what compilation accepts as each one's value; "pattern" and "$ref" are then looked at more closely. A
+# keyword without a speed group, or whose group has no ``quick``, is not vouched for.
+_VOUCHED = {
+    name: row
+    for name, row in keywords(DEFAULT_DIALECT).items()
+    if row.speed is not None and row.speed.quick is not None
+}
+_SPEEDS = {name: row.speed for name, row in _VOUCHED.items() if row.speed is not None}
 _VALUES: dict[str, Callable[[Any], bool]] = {
-    **{name: row.quick for name, row in _VOUCHED.items() if row.quick is not None},
+    **{name: speed.quick for name, speed in _SPEEDS.items() if speed.quick is not None},
     **{name: valid for name, (_, valid) in ANNOTATIONS.items() if name not in ("$schema", "contentSchema")},
 }
 # Keywords that hold subschemas: one, a non-empty list, or an object of them.
@@ -47,7 +53,7 @@ _MAP = frozenset(name for name, row in _VOUCHED.items() if row.holds == "map")
 # Those applied to the value itself: a $ref's target holding one of them could lead back to the $ref.
 _IN_PLACE = frozenset(name for name, row in _VOUCHED.items() if row.in_place)
 # What each keyword vouched for spends at a value and at each of its parts (see work).
-_WORK = {name: row.work for name, row in _VOUCHED.items() if row.work is not None}
+_WORK = {name: speed.work for name, speed in _SPEEDS.items() if speed.work is not None}
 # Per dialect, what the walk below asks of each key it vouches for there, in one lookup: the test of
 # its value, what it spends (or None), and what it holds that the walk looks at next (its row's
 # "schema", "list" or "map" of subschemas, "pattern", "$ref", or None).

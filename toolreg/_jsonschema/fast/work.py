@@ -114,7 +114,7 @@ def bounded_by_shape(compiled: Compiled) -> bool:
 
 def _shapes(compiled: Compiled) -> dict[str, _Shape] | None:
     """Every schema object the root reaches, by pointer; None if one uses a keyword the bound does not
-    follow (one that refers to schemas other than by ``$ref``)."""
+    follow (one that refers to schemas other than by ``$ref``, or one whose row has no speed group)."""
     rows = compiled.keywords
     shapes: dict[str, _Shape] = {}
     pending: list[Path] = [()]
@@ -126,8 +126,10 @@ def _shapes(compiled: Compiled) -> dict[str, _Shape] | None:
         shape = shapes[pointer] = _Shape()
         for name, plan in compiled.node(location).keywords.items():
             row = rows[name]
-            if row.work is not None:
-                at_value, per_part = row.work(plan)
+            if row.speed is None:
+                return None  # its row says nothing of what it spends: the bound cannot follow it
+            if row.speed.work is not None:
+                at_value, per_part = row.speed.work(plan)
                 shape.at_value += at_value
                 shape.per_part += per_part
             if name == "$ref":
@@ -142,7 +144,7 @@ def _shapes(compiled: Compiled) -> dict[str, _Shape] | None:
             if row.in_place:
                 shape.in_place.extend(map(to_pointer, found))
             elif found:
-                shape.parts.append((row.apart, [to_pointer(location) for location in found]))
+                shape.parts.append((row.speed.apart, [to_pointer(location) for location in found]))
     return shapes
 
 
@@ -216,23 +218,29 @@ def snapshot_steps(root: Any, target: Callable[[str], Any]) -> int:
     return total(root, 0)
 
 
-# What the coarse bound reads of each keyword that spends steps or leads to schemas: its ``work``,
-# where it leads ("$ref"; "refers" for the other references, which it does not follow; else where
-# its subschemas are, the row's ``holds``), and whether they apply apart.
-_LEADS = {
-    row.name: (
-        row.work,
+def _leads(row: Keyword) -> tuple[Callable[[Any], tuple[int, int]] | None, str, bool]:
+    """What the coarse bound reads of a keyword: its ``work``, where it leads ("$ref"; "refers" for the
+    other references and for a keyword with no speed group, neither of which it follows; else where its
+    subschemas are, the row's ``holds``), and whether they apply apart."""
+    if row.speed is None:
+        return None, "refers", False
+    leads = (
         "$ref"
         if row.name == "$ref"
         else "refers"
         if row.refers
         else row.holds
         if _applies_subschemas(row)
-        else "",
-        row.apart,
+        else ""
     )
+    return row.speed.work, leads, row.speed.apart
+
+
+# Each keyword that spends steps or leads to schemas, as the coarse bound reads it.
+_LEADS = {
+    row.name: _leads(row)
     for row in keywords(DEFAULT_DIALECT).values()
-    if row.work is not None or row.refers or _applies_subschemas(row)
+    if row.speed is None or row.speed.work is not None or row.refers or _applies_subschemas(row)
 }
 
 

@@ -27,8 +27,9 @@ from .source import Block, Source
 
 __all__ = ["Answers", "Body", "HANDLED_KEYWORDS", "NoFastPath", "Writer", "YES_NO"]
 
-# What the generator does with each keyword of its dialect, as its row says (see ``vocabulary.Keyword``).
-_FAST = {name: row.fast for name, row in keywords(DEFAULT_DIALECT).items()}
+# What the generator does with each keyword of its dialect, as its row's speed group says (see
+# ``vocabulary.Speed``); a keyword without one is left to the reference walk.
+_FAST = {name: row.speed.fast for name, row in keywords(DEFAULT_DIALECT).items() if row.speed is not None}
 # How many $refs in a row are written in place: past it the next target is called as a function of its
 # own, so a chain of 5,000 (each target reached by one $ref) is written as functions of 32 hops
 # each, rather than one walk too deep for Python's stack that left the schema with no fast path.
@@ -39,7 +40,7 @@ _INLINE_MAX_CHAIN = 32
 MAX_LINES = 20_000
 # Every keyword the generator writes code for. A schema that uses another keyword anywhere, or
 # declares another dialect, gets no fast path: the reference walk answers it.
-HANDLED_KEYWORDS = frozenset(name for name, fast in _FAST.items() if fast)
+HANDLED_KEYWORDS = frozenset(_FAST)
 # Keywords that apply a schema to the whole value, whatever its kind: their code walks the whole
 # value with the same care (the subschemas applied in place, and the reference checks called).
 IN_PLACE = frozenset(
@@ -54,7 +55,7 @@ _UNEVALUATED = frozenset(name for name, fast in _FAST.items() if fast == "whole"
 # code hands values to, shown plain JSON first, and those whose checks keep what they work out there
 # (the rows' ``memo``), so that no level of a recursive schema works it out again.
 _HANDED_OVER = frozenset(name for name, fast in _FAST.items() if fast in ("called", "whole")) | frozenset(
-    row.name for row in VOCABULARY if row.memo
+    row.name for row in VOCABULARY if row.speed is not None and row.speed.memo
 )
 # Keywords whose subschemas the generated code leaves to reference checks (propertyNames's, which it
 # reports, too): a pattern below them is searched by its reference check, which spends on the budget.
@@ -102,7 +103,7 @@ def _one_schema_a_value(compiled: Compiled) -> bool:
         if via_ref is None:
             return False
         beside = compiled.node(source).keywords.keys() - {"$ref"}
-        if any(rows[name].fast != "nothing" or rows[name].in_place for name in beside):
+        if any(_FAST.get(name) != "nothing" or rows[name].in_place for name in beside):
             return False
     return True
 
