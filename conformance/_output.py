@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 import toolreg
-from toolreg._jsonschema.pointer import split
+from toolreg._jsonschema.pointer import split, to_pointer
 
 from ._differential import _no_local_constants
 from ._official import default_suite_dir
@@ -366,12 +366,15 @@ def _compare(
     evaluator: Any,
 ) -> None:
     report.instances += 1
-    basic = validator.output(instance, "basic")
-    verdict = not validator.validate(instance)
-    if basic["valid"] is not verdict or validator.output(instance, "flag")["valid"] is not verdict:
+    # Every format from one evaluation, as output() writes each: one walk, not one for each format.
+    written = dict(zip(_FORMATS, validator._outputs(instance, _FORMATS), strict=True))
+    basic = written["basic"]
+    errors = validator.validate(instance)
+    verdict = not errors
+    if any(output["valid"] is not verdict for output in written.values()):
         report.disagree("verdict", _shown("output's verdict is not validate's", schema, instance, basic))
         return
-    _check_outputs(report, schema, validator, instance, basic)
+    _check_outputs(report, schema, errors, instance, written, validator._compiled_schema().resources)
     theirs = oracles.second_verdict(instance)
     if theirs is None or theirs is not verdict:
         report.excused["verdict"] += 1
@@ -430,6 +433,7 @@ def _compare(
 _DIALECT_FORMATS = ("flag", "basic", "detailed", "verbose")
 # The newer proposal's forms, by the name of their definition in its output schema.
 _PROPOSAL_FORMATS = {"list": "basic", "hierarchical": "hierarchical"}
+_FORMATS = (*_DIALECT_FORMATS, *_PROPOSAL_FORMATS)
 
 
 @functools.cache
@@ -462,17 +466,22 @@ def _dialect_of(schema: Any) -> str:
 
 
 def _check_outputs(
-    report: OutputReport, schema: Any, validator: toolreg.Validator, instance: Any, basic: dict[str, Any]
+    report: OutputReport,
+    schema: Any,
+    errors: Any,
+    instance: Any,
+    written: dict[str, dict[str, Any]],
+    resources: Mapping[str, Any],
 ) -> None:
     """Each format of the output for ``instance`` valid against its official output schema, and an
-    invalid instance's basic error units the places of validate()'s errors (branches included)."""
+    invalid instance's basic error units the places of validate()'s ``errors`` (branches included)."""
     checkers = _output_schemas()
     if checkers is None:
         return
     report.checked_outputs = (report.checked_outputs or 0) + 1
     dialect = _dialect_of(schema)
-    for form in (*_DIALECT_FORMATS, *_PROPOSAL_FORMATS):
-        output = basic if form == "basic" else validator.output(instance, form)
+    basic = written["basic"]
+    for form, output in written.items():
         checker = checkers[("v1", _PROPOSAL_FORMATS[form]) if form in _PROPOSAL_FORMATS else (dialect, form)]
         if not checker.is_valid(output):
             broken = next(iter(checker.iter_errors(output)))
@@ -488,13 +497,10 @@ def _check_outputs(
             )
     if basic["valid"]:
         return
-    validated = validate_units(validator.validate(instance))
-    written = output_units(basic)
-    if validated != written:
-        difference = (
-            f"only output: {sorted(written - validated)}; only validate: {sorted(validated - written)}"
-        )
-        kind = "output against validate" + repr(sorted(_last(validated ^ written)))
+    validated, units = validate_units(errors), output_units(basic, resources)
+    if validated != units:
+        difference = f"only output: {sorted(units - validated)}; only validate: {sorted(validated - units)}"
+        kind = "output against validate" + repr(sorted(_last(validated ^ units)))
         report.disagree(
             kind, _shown(f"output's errors are not validate's ({difference})", schema, instance, basic)
         )
@@ -513,13 +519,16 @@ def validate_units(errors: Any) -> set[Unit]:
     return found
 
 
-def output_units(basic: dict[str, Any]) -> set[Unit]:
-    """The basic output's error units as (instance location, the schema location that its absolute
-    location names)."""
-    return {
-        (unit["instanceLocation"], unquote(unit["absoluteKeywordLocation"].partition("#")[2]))
-        for unit in basic["errors"]
-    }
+def output_units(basic: dict[str, Any], resources: Mapping[str, Any]) -> set[Unit]:
+    """The basic output's error units as (instance location, the pointer from the document's root to
+    the schema location that its absolute location names, through the ``resources`` the schema
+    declares by ``$id``, as validate()'s schema paths are written)."""
+    found = set()
+    for unit in basic["errors"]:
+        base, _, fragment = unit["absoluteKeywordLocation"].partition("#")
+        root = resources.get(base, ())
+        found.add((unit["instanceLocation"], to_pointer(root) + unquote(fragment)))
+    return found
 
 
 def _at(schema: Any, path: str) -> Any:

@@ -235,12 +235,20 @@ class Validator:
         It walks the schema again, recording as it goes, so it costs more than :meth:`validate`
         (within four times the work budget); its JSON text is at most ``Limits.max_output_bytes``
         (past it, one ``limit`` error); an unknown ``format`` raises OutputFormatError."""
+        return self._outputs(instance, (format,))[0]
+
+    def _outputs(self, instance: Any, formats: tuple[str, ...]) -> list[dict[str, Any]]:
+        """:meth:`output` in each of ``formats``, from one evaluation: what checking every format of
+        one instance costs (the conformance suite does) is one walk, not one for each."""
         from .output import FORMATS, TooLarge, failure_output, output
 
-        if format not in FORMATS:
-            raise OutputFormatError(format, FORMATS)
-        if format == "flag":
-            return {"valid": self.is_valid(instance)}
+        for form in formats:
+            if form not in FORMATS:
+                raise OutputFormatError(form, FORMATS)
+        flagged = {form: {"valid": self.is_valid(instance)} for form in formats if form == "flag"}
+        shapes = tuple(form for form in formats if form != "flag")
+        if not shapes:
+            return [flagged[form] for form in formats]
         compiled = self._compiled_schema()
         limits = compiled.limits
         most = limits.max_output_bytes
@@ -248,25 +256,29 @@ class Validator:
         try:
             if problems:
                 found = [_problem(path, kind, reason, limits.max_depth) for path, kind, reason in problems]
-                return failure_output(format, found, most)
-            if not exact:
-                with contextlib.suppress(RecursionError):
-                    instance = plain_copy(instance)
-            # The recorder applies the checks of anyOf, oneOf, not and contains once more for their words.
-            steps = _OUTPUT_WORK * budget(limits, values)
-            try:
-                return output(compiled, instance, format, Findings.budget(steps), most)
-            except (RuntimeError, LookupError):
-                # Another thread changed a container while it was read (see _checked): one copy, taken whole.
-                return output(compiled, plain_copy(instance), format, Findings.budget(steps), most)
+                shaped = [failure_output(form, found, most) for form in shapes]
+            else:
+                if not exact:
+                    with contextlib.suppress(RecursionError):
+                        instance = plain_copy(instance)
+                # The recorder applies the checks of anyOf, oneOf, not and contains once more for their
+                # words.
+                steps = _OUTPUT_WORK * budget(limits, values)
+                try:
+                    shaped = output(compiled, instance, shapes, Findings.budget(steps), most)
+                except (RuntimeError, LookupError):
+                    # Another thread changed a container while it was read (see _checked): one copy,
+                    # taken whole.
+                    shaped = output(compiled, plain_copy(instance), shapes, Findings.budget(steps), most)
         except OverBudget:
-            return failure_output(format, [_over_budget(limits, values)])
+            shaped = [failure_output(form, [_over_budget(limits, values)]) for form in shapes]
         except TooLarge:
             message = f"would pass {most} bytes of JSON text (max_output_bytes)"
-            return failure_output(format, [ValidationError("", "", "limit", message, {"limit": most})])
+            error = ValidationError("", "", "limit", message, {"limit": most})
+            shaped = [failure_output(form, [error]) for form in shapes]
         except RecursionError:
             if not on_own_stack():  # as the walk does (see _checked): again, on a stack of its own
-                ran = on_a_stack_of_its_own(functools.partial(self.output, instance, format))
+                ran = on_a_stack_of_its_own(functools.partial(self._outputs, instance, formats))
                 if ran:
                     return ran[0]
             message = (
@@ -274,7 +286,9 @@ class Validator:
                 f"(max_depth is {limits.max_depth})"
             )
             error = ValidationError("", "", "depth", message, {"limit": limits.max_depth})
-            return failure_output(format, [error])
+            shaped = [failure_output(form, [error]) for form in shapes]
+        by_format = dict(zip(shapes, shaped, strict=True))
+        return [flagged[form] if form == "flag" else by_format[form] for form in formats]
 
     def _build_yes_no(self, otherwise: Callable[[Any], Result] | None = None) -> FastCheck:
         """is_valid's generated answer, made at its first use (or again by _build); given
