@@ -7,10 +7,11 @@ import pytest
 
 import toolreg
 from toolreg._errors import ExportError
-from toolreg._jsonschema import output, references, schema
+from toolreg._jsonschema import references, schema
 from toolreg._jsonschema.fast import codegen, quick
 from toolreg._jsonschema.limits import DEFAULT_LIMITS
 from toolreg._jsonschema.metaschemas import META_SCHEMAS
+from toolreg._jsonschema.output import recording
 from toolreg._jsonschema.regex import Patterns
 from toolreg._jsonschema.schema import compile_schema
 from toolreg._jsonschema.vocabulary import (
@@ -582,12 +583,14 @@ def test_the_sets_the_modules_use_are_read_from_the_rows():
     assert set(WORDS) == {row.name for row in VOCABULARY if row.words}
     assert {
         row.name for row in VOCABULARY if row.output and row.output.evaluates == "names"
-    } == output._NAMES_EVALUATED
+    } == recording._NAMES_EVALUATED
     assert {
         row.name for row in VOCABULARY if row.output and row.output.evaluates == "items"
-    } == output._ITEMS_EVALUATED
-    assert {row.name for row in VOCABULARY if row.output and row.output.judges} == output._JUDGING
-    assert {row.name for row in VOCABULARY if row.output and row.output.refuses_rest} == output._REFUSING_REST
+    } == recording._ITEMS_EVALUATED
+    assert {row.name for row in VOCABULARY if row.output and row.output.judges} == recording._JUDGING
+    assert {
+        row.name for row in VOCABULARY if row.output and row.output.refuses_rest
+    } == recording._REFUSING_REST
     strict = {name for name, row in rows.items() if row.export and row.export.openai_strict}
     assert openai_strict._STRICT_KEYWORDS - set(ANNOTATIONS) == strict
 

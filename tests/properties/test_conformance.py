@@ -10,7 +10,8 @@ from hypothesis import settings
 
 import conformance._output
 import toolreg
-import toolreg._jsonschema.output
+import toolreg._jsonschema.output.recording
+import toolreg._jsonschema.output.shapes
 from conformance.__main__ import main
 from conformance._differential import Disagreement, Drawn, compare, draw, python_literal, replay, run
 from conformance._edges import EDGES, edge_instances, json_twins
@@ -499,9 +500,9 @@ def test_output_cross_check_agrees_and_catches_a_planted_bug(monkeypatch):
     assert report.compared_errors > 20 and report.compared_annotations > 20
     assert report.disagreements == []
     # Each unit written at the root of the instance: the error units no longer match jsonschema-rs's.
-    original = toolreg._jsonschema.output._Shaper._head
+    original = toolreg._jsonschema.output.shapes.Shaper._head
     monkeypatch.setattr(
-        toolreg._jsonschema.output._Shaper,
+        toolreg._jsonschema.output.shapes.Shaper,
         "_head",
         lambda self, unit: {**original(self, unit), "instanceLocation": ""},
     )
@@ -517,7 +518,7 @@ def test_output_stage_holds_every_format_to_the_official_schemas_and_to_validate
     assert clean.checked_outputs == 1 and clean.kinds == Counter()
     # A passing unit's annotations written as dropped, as the list and hierarchical forms once wrote
     # those below a failing unit: the official output schema refuses them.
-    original = toolreg._jsonschema.output._Shaper._proposal_unit
+    original = toolreg._jsonschema.output.shapes.Shaper._proposal_unit
 
     def dropped_everywhere(self, unit, kept):
         head = original(self, unit, kept)
@@ -526,14 +527,14 @@ def test_output_stage_holds_every_format_to_the_official_schemas_and_to_validate
         return head
 
     with monkeypatch.context() as patched:
-        patched.setattr(toolreg._jsonschema.output._Shaper, "_proposal_unit", dropped_everywhere)
+        patched.setattr(toolreg._jsonschema.output.shapes.Shaper, "_proposal_unit", dropped_everywhere)
         kinds = _compared(schema, {"a": 1, "q": 2}).kinds
     assert {"output schema list", "output schema hierarchical"} <= set(kinds)
     # The recorder counting what a failing keyword evaluated as unevaluated, as it once did: its
     # errors are no longer validate()'s.
-    evaluated = toolreg._jsonschema.output._evaluated
+    evaluated = toolreg._jsonschema.output.recording._evaluated
     monkeypatch.setattr(
-        toolreg._jsonschema.output,
+        toolreg._jsonschema.output.recording,
         "_evaluated",
         lambda unit, items: evaluated(unit, items) - {"q"},
     )

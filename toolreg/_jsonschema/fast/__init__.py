@@ -24,7 +24,7 @@ Which answerer runs when, for one schema:
   code. Any value the generated code cannot vouch for (not plain JSON, deeper than it looks, a
   container changed under it) is handed to the reference walk.
 
-The standard output (``output.py``) is not here: it records what the reference walk does, so it is
+The standard output (``output/``) is not here: it records what the reference walk does, so it is
 another answer of that walk rather than a quicker one.
 
 The package's modules: ``quick``, ``glance`` and ``work`` (the two static judges and the glance);

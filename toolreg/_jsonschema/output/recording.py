@@ -1,24 +1,22 @@
-"""Standard output: one validation as JSON Schema's output formats, with evaluation paths and annotations."""
+"""The recorder: one schema applied to one value, walked again as the reference walk applies it,
+with a unit for each schema and keyword it applies (evaluation path, absolute location, place in the
+instance, verdict, messages, annotation), each counted in the bytes it will take as output."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-from .errors import OutputFormatError, ValidationError, stands_at, writable
-from .findings import Evaluated, Findings, Path, Place, no_check, spend
-from .pointer import Document, escape, place_pointer, to_pointer
-from .references import resolve
-from .schema import Compiled
-from .values import int_text
-from .vocabulary import ANNOTATIONS, VOCABULARY
+from ..errors import ValidationError, stands_at, writable
+from ..findings import Evaluated, Findings, Path, Place, no_check, spend
+from ..pointer import Document, escape, to_pointer
+from ..references import resolve
+from ..schema import Compiled
+from ..vocabulary import ANNOTATIONS, VOCABULARY
 
-__all__ = ["FORMATS", "TooLarge", "output", "failure_output", "bounded_json"]
-
-# The 2019-09 and 2020-12 formats, then the newer proposal's two (its "flag" is the same answer).
-FORMATS = ("flag", "basic", "detailed", "verbose", "list", "hierarchical")
+__all__ = ["NOTHING", "UNIT_BYTES", "TooLarge", "Trail", "Unit", "evaluate", "text_bytes", "trail_text"]
 
 # Annotation keywords whose value is the annotation: the rest of ANNOTATIONS name the dialect or
 # are remarks for the reader of the schema ($comment), which the specification keeps out of output.
@@ -39,13 +37,13 @@ _JUDGING = frozenset(name for name, facts in _OUTPUT if facts.judges)
 # Keywords that hold a schema for the parts nothing else covers: a `false` one is one error, worded
 # by the keyword's check, rather than one per part.
 _REFUSING_REST = frozenset(name for name, facts in _OUTPUT if facts.refuses_rest)
-_NOTHING = object()
+NOTHING = object()
 
 # What one unit of the output costs as JSON text beyond its strings, at most: its keys and punctuation
 # in every format (``{"valid": false, "keywordLocation": …, "absoluteKeywordLocation": …,
 # "instanceLocation": …, "error": …}``, 118 characters, and the list around it), so that the count of
 # each unit's strings and this is at least the length of ``json.dumps`` of any format's output.
-_UNIT_BYTES = 160
+UNIT_BYTES = 160
 # The JSON text of a string, as ``json.dumps`` writes it by default (ASCII, with escapes).
 _json_string = json.encoder.encode_basestring_ascii
 
@@ -54,21 +52,21 @@ class TooLarge(Exception):
     """An output past ``Limits.max_output_bytes``: it was not written."""
 
 
-def _text_bytes(text: str) -> int:
+def text_bytes(text: str) -> int:
     """How long ``text`` is inside a JSON string, as ``json.dumps`` writes it (without the quotes)."""
     return len(_json_string(text)) - 2
 
 
 # An evaluation path, shared as instance places are (see ``pointer.Place``): ``()`` is the root, ``(parent,
 # segment, size)`` one segment below, ``size`` being the JSON length of the whole path written out.
-_Trail = tuple[()] | tuple["_Trail", str, int]
+Trail = tuple[()] | tuple["Trail", str, int]
 
 
-def _below(trail: _Trail, segment: str) -> _Trail:
-    return (trail, segment, (trail[2] if trail else 0) + 1 + _text_bytes(segment))
+def _below(trail: Trail, segment: str) -> Trail:
+    return (trail, segment, (trail[2] if trail else 0) + 1 + text_bytes(segment))
 
 
-def _trail_text(trail: _Trail) -> str:
+def trail_text(trail: Trail) -> str:
     segments: list[str] = []
     while trail:
         trail, segment, _ = trail
@@ -77,7 +75,7 @@ def _trail_text(trail: _Trail) -> str:
     return "/" + "/".join(segments) if segments else ""
 
 
-class _Unit:
+class Unit:
     """One schema applied to one value (``keyword`` None), or one keyword of it, while being built:
     its evaluation path, the schema object's location, its absolute location written out (shared),
     its place in the instance, and ``head``, the JSON length of those three strings."""
@@ -97,7 +95,7 @@ class _Unit:
 
     def __init__(
         self,
-        evaluation: _Trail,
+        evaluation: Trail,
         location: Path,
         absolute: str,
         instance: Place,
@@ -108,20 +106,20 @@ class _Unit:
         self.evaluation, self.location, self.absolute = evaluation, location, absolute
         self.instance, self.keyword, self.head = instance, keyword, head
         self.errors: list[str] = []
-        self.annotation: Any = _NOTHING
-        self.children: list[_Unit] = []
+        self.annotation: Any = NOTHING
+        self.children: list[Unit] = []
 
 
 # A subschema a keyword applies: its location, the value and its place, its evaluation path, and the
 # base URI of the resource entered, for a reference followed (None for any other subschema).
-_Applied = tuple[Path, Any, Place, _Trail, "str | None"]
+_Applied = tuple[Path, Any, Place, Trail, "str | None"]
 
 
-class _Walk:
+class Walk:
     """The evaluation a recorder makes: each schema and keyword applied, where, and what it found.
 
     Each unit, message and annotation is counted as it is recorded, at the length it takes as JSON in
-    the largest format (``verbose``) plus :data:`_UNIT_BYTES` for each unit and message: past
+    the largest format (``verbose``) plus :data:`UNIT_BYTES` for each unit and message: past
     ``left`` bytes, :class:`TooLarge`. The lengths of evaluation paths and places are worked out a step
     at a time, and absolute locations once each, so counting costs what the output's own strings do.
     """
@@ -142,16 +140,16 @@ class _Walk:
         if self.left < 0:
             raise TooLarge
 
-    def unit(self, evaluation: _Trail, location: Path, instance: Place, keyword: str | None) -> _Unit:
+    def unit(self, evaluation: Trail, location: Path, instance: Place, keyword: str | None) -> Unit:
         """A unit recorded and counted."""
         key = (location, keyword)
         absolute = self.absolutes.get(key)
         if absolute is None:
             text = _absolute(self.compiled, location, keyword)
-            absolute = self.absolutes[key] = (text, _text_bytes(text))
+            absolute = self.absolutes[key] = (text, text_bytes(text))
         head = (evaluation[2] if evaluation else 0) + absolute[1] + self.place_bytes(instance)
-        self.charge(_UNIT_BYTES + head)
-        return _Unit(evaluation, location, absolute[0], instance, keyword, head)
+        self.charge(UNIT_BYTES + head)
+        return Unit(evaluation, location, absolute[0], instance, keyword, head)
 
     def place_bytes(self, place: Place) -> int:
         if not place:
@@ -159,22 +157,22 @@ class _Walk:
         size = self.places.get(id(place))
         if size is None:
             parent, token = place
-            step = len(str(token)) if type(token) is int else _text_bytes(escape(token))
+            step = len(str(token)) if type(token) is int else text_bytes(escape(token))
             size = self.places[id(place)] = self.place_bytes(parent) + 1 + step
         return size
 
-    def said(self, unit: _Unit, errors: list[ValidationError]) -> None:
+    def said(self, unit: Unit, errors: list[ValidationError]) -> None:
         """The messages of ``errors`` as the unit's, each counted as an output unit of its own."""
         for error in errors:
             message = error.message
-            self.charge(_UNIT_BYTES + unit.head + _text_bytes(message))
+            self.charge(UNIT_BYTES + unit.head + text_bytes(message))
             unit.errors.append(message)
 
-    def annotated(self, unit: _Unit, annotation: Any, size: int) -> None:
+    def annotated(self, unit: Unit, annotation: Any, size: int) -> None:
         self.charge(size)
         unit.annotation = annotation
 
-    def schema(self, location: Path, instance: Any, path: Place, evaluation: _Trail) -> _Unit:
+    def schema(self, location: Path, instance: Any, path: Place, evaluation: Trail) -> Unit:
         """The unit of the schema at ``location`` applied to ``instance``, with a unit for each of its
         keywords. Each keyword is read in two steps around the subschemas it applies, which are
         applied here: the walk recurses through this method alone, one Python frame for each schema
@@ -191,7 +189,7 @@ class _Walk:
             if check:
                 self.said(unit, self._run(check, instance, path))
             else:
-                self.charge(_UNIT_BYTES + unit.head + 7)
+                self.charge(UNIT_BYTES + unit.head + 7)
                 unit.errors = ["fails"]
             return unit
         resource = compiled.resource_roots.get(node.pointer) if location else None
@@ -256,8 +254,8 @@ class _Walk:
         plan: Any,
         instance: Any,
         path: Place,
-        parent: _Unit,
-    ) -> tuple[_Unit, list[_Applied] | None] | None:
+        parent: Unit,
+    ) -> tuple[Unit, list[_Applied] | None] | None:
         """A keyword's unit, and the subschemas it applies (each to be applied by ``schema``, then
         read by ``_finish``), None for an assertion, judged here; None where the keyword speaks of
         nothing here."""
@@ -314,7 +312,7 @@ class _Walk:
         return unit, applied
 
     def _finish(
-        self, unit: _Unit, pointer: str, location: Path, name: str, instance: Any, path: Place, parent: _Unit
+        self, unit: Unit, pointer: str, location: Path, name: str, instance: Any, path: Place, parent: Unit
     ) -> None:
         """A keyword's verdict, read once the subschemas it applies have been."""
         compiled = self.compiled
@@ -337,7 +335,7 @@ class _Walk:
         elif name != "if":  # whichever way the condition goes, if itself passes
             unit.valid = not unit.errors and all(child.valid for child in unit.children)
 
-    def _own_errors(self, unit: _Unit, check: Any, instance: Any, path: Place, parent: _Unit) -> None:
+    def _own_errors(self, unit: Unit, check: Any, instance: Any, path: Place, parent: Unit) -> None:
         notes = None
         keyword = unit.keyword
         if keyword is not None and keyword.startswith("unevaluated") and isinstance(instance, (dict, list)):
@@ -348,13 +346,13 @@ class _Walk:
 
     def _parts(
         self,
-        unit: _Unit,
+        unit: Unit,
         name: str,
         plan: Any,
         held: Any,
         instance: Any,
         path: Place,
-        parent: _Unit,
+        parent: Unit,
     ) -> list[_Applied] | None:
         """The subschemas of a keyword that apply to parts of the value; None if it speaks of none."""
         evaluation, compiled = unit.evaluation, self.compiled
@@ -370,7 +368,7 @@ class _Walk:
                 return None
             if name == "propertyNames":
                 return [(plan, key, path, evaluation, None) for key in instance]
-            applied: list[tuple[str, Path, _Trail]] = []
+            applied: list[tuple[str, Path, Trail]] = []
             if name == "properties":
                 applied = [
                     (key, below, _below(evaluation, _escaped(key))) for key, below in plan if key in instance
@@ -387,7 +385,7 @@ class _Walk:
                     covered = _evaluated(parent, items=False)
                 applied = [(key, plan, evaluation) for key in instance if key not in covered]
             names = list(dict.fromkeys(key for key, _, _ in applied))
-            self.annotated(unit, names, 2 + sum(_text_bytes(key) + 4 for key in names))
+            self.annotated(unit, names, 2 + sum(text_bytes(key) + 4 for key in names))
             if refused:
                 return []
             return [(below, instance[key], (path, key), at, None) for key, below, at in applied]
@@ -446,7 +444,7 @@ def _escaped(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _covered(compiled: Compiled, parent: _Unit, instance: dict[str, Any]) -> set[str]:
+def _covered(compiled: Compiled, parent: Unit, instance: dict[str, Any]) -> set[str]:
     """The names ``properties`` and ``patternProperties`` beside ``additionalProperties`` speak of."""
     siblings = compiled.schema_at(parent.location)
     covered = {key for key in siblings.get("properties", {}) if key in instance}
@@ -456,14 +454,14 @@ def _covered(compiled: Compiled, parent: _Unit, instance: dict[str, Any]) -> set
     return covered
 
 
-def _evaluated(schema: _Unit, items: bool) -> set[Any]:
+def _evaluated(schema: Unit, items: bool) -> set[Any]:
     """What the keywords of a schema unit, and the subschemas it passed in place, evaluated of its value."""
     found: set[Any] = set()
     own = _ITEMS_EVALUATED if items else _NAMES_EVALUATED
     for unit in schema.children:
         # A keyword's own annotation counts whether or not its subschemas passed, as validate()'s notes
         # do: a failing subschema applied in place hands on nothing, a failing property's name does.
-        if unit.keyword in own and unit.annotation is not _NOTHING:
+        if unit.keyword in own and unit.annotation is not NOTHING:
             found.update(_as_evaluated(unit, items))
         elif unit.keyword in _IN_PLACE:
             for child in unit.children:
@@ -472,7 +470,7 @@ def _evaluated(schema: _Unit, items: bool) -> set[Any]:
     return found
 
 
-def _as_evaluated(unit: _Unit, items: bool) -> Iterator[Any]:
+def _as_evaluated(unit: Unit, items: bool) -> Iterator[Any]:
     annotation = unit.annotation
     if not items:
         yield from annotation
@@ -503,277 +501,11 @@ def _absolute(compiled: Compiled, location: Path, keyword: str | None = None) ->
     return f"{base}#{quote(pointer, safe=_FRAGMENT_SAFE)}"
 
 
-def evaluate(compiled: Compiled, instance: Any, findings: Findings, most_bytes: int) -> _Unit:
+def evaluate(compiled: Compiled, instance: Any, findings: Findings, most_bytes: int) -> Unit:
     """The root schema applied to ``instance``: every unit, as the recorder walked them."""
     scope = findings.scope
     scope.append(compiled.base_of(()))
     try:
-        return _Walk(compiled, findings, most_bytes).schema((), instance, (), ())
+        return Walk(compiled, findings, most_bytes).schema((), instance, (), ())
     finally:
         scope.pop()
-
-
-def output(
-    compiled: Compiled,
-    instance: Any,
-    formats: tuple[str, ...],
-    findings: Findings,
-    most_bytes: int,
-) -> list[dict[str, Any]]:
-    """``instance`` evaluated against the compiled schema once, in each of the output ``formats`` (see
-    FORMATS); OverBudget when the evaluation would cost too much, TooLarge when its JSON text (in the
-    largest format) would pass ``most_bytes``, RecursionError when it nests past Python's stack."""
-    for form in formats:
-        if form not in FORMATS or form == "flag":
-            raise OutputFormatError(form, FORMATS[1:])
-    root = evaluate(compiled, instance, findings, most_bytes)
-    return [_Shaper().shape(root, form) for form in formats]
-
-
-def failure_output(
-    format: str,  # noqa: A002
-    errors: list[ValidationError],
-    most_bytes: int | None = None,
-) -> dict[str, Any]:
-    """The output of a validation that stopped before the schema could be applied (a value that is not
-    JSON, or past a limit): its errors, at the root; TooLarge past ``most_bytes`` of JSON text, if given."""
-    if most_bytes is not None:
-        size = sum(_UNIT_BYTES + _text_bytes(error.path) + _text_bytes(error.message) for error in errors)
-        if size > most_bytes:
-            raise TooLarge
-    if format in ("list", "hierarchical"):
-        unit = {
-            "valid": False,
-            "evaluationPath": "",
-            "schemaLocation": "",
-            "instanceLocation": "",
-            "errors": {error.keyword: error.message for error in errors},
-        }
-        return {"valid": False, "details": [unit]} if format == "list" else unit
-    units = [
-        {"valid": False, "keywordLocation": "", "instanceLocation": error.path, "error": error.message}
-        for error in errors
-    ]
-    return {"valid": False, "keywordLocation": "", "instanceLocation": "", "errors": units}
-
-
-class _Shaper:
-    """The units of one evaluation, written in one format's shape. It keeps stacks of its own rather
-    than recursing, since units nest several to each level of the instance."""
-
-    def __init__(self) -> None:
-        self.pointers: dict[int, str] = {}  # each place's pointer, written once, by the place's id
-
-    def shape(self, root: _Unit, format: str) -> dict[str, Any]:  # noqa: A002
-        if format == "basic":
-            return self._basic(root)
-        if format in ("detailed", "verbose"):
-            return self._tree(root, verbose=format == "verbose")
-        if format == "hierarchical":
-            return self._hierarchical(root)
-        return {"valid": root.valid, "details": self._listed(root)}
-
-    def _pointer(self, place: Place) -> str:
-        pointer = self.pointers.get(id(place))
-        if pointer is None:
-            pointer = self.pointers[id(place)] = place_pointer(place)
-        return pointer
-
-    def _head(self, unit: _Unit) -> dict[str, Any]:
-        return {
-            "valid": unit.valid,
-            "keywordLocation": _trail_text(unit.evaluation),
-            "absoluteKeywordLocation": unit.absolute,
-            "instanceLocation": self._pointer(unit.instance),
-        }
-
-    # -- 2019-09 and 2020-12 ------------------------------------------------------------------
-
-    def _basic(self, root: _Unit) -> dict[str, Any]:
-        """The error units below a failing root, depth first (failures inside passing units are
-        not), or the annotation units below a passing one (those of failing units are dropped)."""
-        head = self._head(root)
-        units: list[dict[str, Any]] = []
-        pending = [root]
-        while pending:
-            unit = pending.pop()
-            if root.valid:
-                if unit.annotation is not _NOTHING:
-                    units.append({**self._head(unit), "annotation": unit.annotation})
-            else:
-                units.extend({**self._head(unit), "error": message} for message in unit.errors)
-            pending.extend(child for child in reversed(unit.children) if child.valid == root.valid)
-        head["annotations" if root.valid else "errors"] = units
-        return head
-
-    def _tree(self, root: _Unit, verbose: bool) -> dict[str, Any]:
-        """Each unit with its children nested; ``detailed`` keeps only what carries the answer (the
-        failures of a failing unit, the annotations of a passing one) and collapses single children.
-        Children are shaped before their parent: a stack holds each unit entered, whether its
-        annotations are kept, the children left to shape and those shaped."""
-        stack: list[tuple[_Unit, bool, Iterator[_Unit], list[dict[str, Any]]]] = []
-
-        def enter(unit: _Unit, kept: bool) -> None:
-            children = (child for child in unit.children if verbose or child.valid == unit.valid)
-            stack.append((unit, kept and unit.valid, children, []))
-
-        enter(root, True)
-        while True:
-            unit, kept, children, shaped = stack[-1]
-            child = next(children, None)
-            if child is not None:
-                enter(child, kept)
-                continue
-            stack.pop()
-            shaped.extend({**self._head(unit), "error": message} for message in unit.errors)
-            joined = self._joined(unit, shaped, kept, not stack, verbose)
-            if not stack:
-                return joined if joined is not None else self._head(root)
-            if joined is not None:
-                stack[-1][3].append(joined)
-
-    def _joined(
-        self, unit: _Unit, below: list[dict[str, Any]], kept: bool, top: bool, verbose: bool
-    ) -> dict[str, Any] | None:
-        head = self._head(unit)
-        if unit.annotation is not _NOTHING and kept:
-            head["annotation"] = unit.annotation
-        if not verbose and not top:
-            if unit.valid and "annotation" not in head and not below:
-                return None
-            if len(below) == 1 and "annotation" not in head:
-                return below[0]
-        if below:
-            head["errors" if not unit.valid else "annotations"] = below
-        elif not unit.valid:
-            return None
-        return head
-
-    # -- the newer proposal ------------------------------------------------------------------
-
-    def _proposal_unit(self, unit: _Unit, kept: bool) -> dict[str, Any]:
-        """A schema unit of the newer form: its keywords' errors and annotations as objects. Only a
-        failing unit holds errors or dropped annotations, as the official output schema says; a passing
-        unit holds its annotations where every unit above it passed too (``kept``), and none below a
-        failing one, where they are dropped with the rest, as ``verbose`` drops them."""
-        head: dict[str, Any] = {
-            "valid": unit.valid,
-            "evaluationPath": _trail_text(unit.evaluation),
-            "schemaLocation": unit.absolute,
-            "instanceLocation": self._pointer(unit.instance),
-        }
-        errors = {child.keyword: "; ".join(child.errors) for child in unit.children if child.errors}
-        if unit.errors:  # a `false` schema: its one error, named for what it is
-            errors["false"] = "; ".join(unit.errors)
-        annotations = {
-            child.keyword: child.annotation
-            for child in unit.children
-            if child.annotation is not _NOTHING and child.valid
-        }
-        if errors and not unit.valid:
-            head["errors"] = errors
-        if annotations and not unit.valid:
-            head["droppedAnnotations"] = annotations
-        elif annotations and kept:
-            head["annotations"] = annotations
-        return head
-
-    @staticmethod
-    def _schemas_below(unit: _Unit) -> list[_Unit]:
-        return [schema for keyword in unit.children for schema in keyword.children]
-
-    def _hierarchical(self, root: _Unit) -> dict[str, Any]:
-        """Each schema unit with the schema units below it in ``details``, from a stack."""
-        shaped = self._proposal_unit(root, root.valid)
-        pending = [(root, root.valid, shaped)]
-        while pending:
-            unit, kept, head = pending.pop()
-            below = self._schemas_below(unit)
-            if below:
-                details = head["details"] = []
-                for child in below:
-                    child_kept = kept and child.valid
-                    details.append(self._proposal_unit(child, child_kept))
-                    pending.append((child, child_kept, details[-1]))
-        return shaped
-
-    def _listed(self, root: _Unit) -> list[dict[str, Any]]:
-        """Every schema unit holding errors or annotations, depth first."""
-        listed = []
-        pending = [(root, True)]
-        while pending:
-            unit, kept = pending.pop()
-            kept = kept and unit.valid
-            head = self._proposal_unit(unit, kept)
-            if head.keys() & {"errors", "annotations", "droppedAnnotations"}:
-                listed.append(head)
-            pending.extend((child, kept) for child in reversed(self._schemas_below(unit)))
-        return listed
-
-
-def bounded_json(value: Any, most_bytes: int, *, indent: int | None = None) -> str:
-    """``json.dumps(value, indent=indent)`` of a JSON value whose arrays may be tuples and whose
-    objects any mapping, written a piece at a time with its own stack, each mapping read only when
-    it is written: TooLarge as soon as the text passes ``most_bytes``, so a value whose text would
-    be gigabytes (errors holding long pointers, nested in branches) costs at most that. An integer
-    too long for Python to write as text is written as the words for its size, as ``to_dict`` does."""
-    pieces: list[str] = []
-    size = 0
-    for piece in _json_pieces(value, indent):
-        size += len(piece)
-        if size > most_bytes:
-            raise TooLarge
-        pieces.append(piece)
-    return "".join(pieces)
-
-
-def _json_pieces(value: Any, indent: int | None) -> Iterator[str]:
-    separator = ", " if indent is None else ","
-    # The containers open: their items left (name and value; the name None in an array), whether
-    # one was written, and the closing bracket.
-    stack: list[tuple[Iterator[tuple[str | None, Any]], list[bool], str]] = []
-    item: Any = value
-    while True:
-        if isinstance(item, Mapping):
-            stack.append((iter(item.items()), [False], "}"))
-            yield "{"
-        elif isinstance(item, list | tuple):
-            stack.append((((None, part) for part in item), [False], "]"))
-            yield "["
-        else:
-            yield _json_scalar(item)
-        while stack:
-            items, written, closing = stack[-1]
-            following = next(items, None)
-            if following is None:
-                stack.pop()
-                if written[0] and indent is not None:
-                    yield "\n" + " " * (indent * len(stack))
-                yield closing
-                continue
-            if written[0]:
-                yield separator
-            written[0] = True
-            if indent is not None:
-                yield "\n" + " " * (indent * len(stack))
-            name, item = following
-            if name is not None:
-                yield _json_string(name) + ": "
-            break
-        else:
-            return
-
-
-def _json_scalar(value: Any) -> str:
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _json_string(value)
-    if isinstance(value, int):
-        text = int_text(value)
-        return text if text[-1].isdigit() else _json_string(text)
-    if isinstance(value, float):
-        return json.dumps(value)
-    raise TypeError(f"not a JSON value: {type(value).__name__}")
