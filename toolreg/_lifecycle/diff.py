@@ -6,7 +6,8 @@ annotations) is reported apart, with the SHA-256 of both texts. Each schema that
 verdict: ``breaking`` (a verified witness: whole arguments the old input schema accepts and the new
 refuses, or a result the new output schema allows and the old refused), ``compatible`` (every
 difference proved contained) or ``unknown`` (naming the keyword and pointer that stopped the proof).
-The report's shape, as :meth:`CatalogDiff.to_dict` writes it, is the JSON Schema ``REPORT_SCHEMA``.
+The report's shape, as :meth:`CatalogDiff.to_dict` writes it, is the JSON Schema ``REPORT_SCHEMA``; the
+report's values and the forms it is shown in are in ``diff_report``.
 """
 
 from __future__ import annotations
@@ -18,13 +19,26 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .._jsonschema.errors import SchemaError, ToolregError, ValidationError
+from .._jsonschema.errors import SchemaError, ToolregError
 from .._jsonschema.pointer import ARRAY_INDEX, split, to_pointer
 from .._jsonschema.validator import Validator
 from .._jsonschema.values import json_copy, json_key
 from .catalogs import CatalogError, catalog_entries, read_catalog_file
 from .compare import RULES
-from .diff_calls import CallCounts, CallsRead, counted
+from .diff_calls import counted
+from .diff_report import (
+    FAIL_ON,
+    VERDICTS,
+    CallCounts,
+    CallsRead,
+    CatalogDiff,
+    DiffError,
+    Finding,
+    SchemaDiff,
+    TextChange,
+    ToolDiff,
+    worst,
+)
 from .documents import Document
 from .engine import Blocked, Candidate, Comparison, Verified
 from .logs import LogSource
@@ -48,8 +62,6 @@ __all__ = [
 ]
 
 READINGS = ("declared", "any")
-VERDICTS = ("compatible", "unknown", "breaking")  # from best to worst
-FAIL_ON = ("breaking", "unknown", "any")
 # The text fields of a tool a model reads, beside its schemas.
 _TEXT_FIELDS = ("description", "title", "annotations")
 # The largest search= a caller may ask for, per schema.
@@ -57,195 +69,6 @@ MAX_SEARCH = 100_000
 REPORT_SCHEMA: dict[str, Any] = json.loads(
     Path(__file__).with_name("diff-report.schema.json").read_text("utf-8")
 )
-
-
-class DiffError(ToolregError, ValueError):
-    """An option of :func:`toolreg.diff` out of range, a catalog with a tool named twice or unnamed,
-    or a search asked for without the packages it runs on."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One difference of a schema: ``kind`` is ``breaking`` (with a verified ``witness``),
-    ``widening`` (the schema accepts something it did not, with a witness where one was verified)
-    or ``unknown`` (``keyword`` at ``pointer`` stopped the proof).
-
-    ``rule`` names the keyword family that moved; ``old_schema_path`` and ``new_schema_path`` point
-    at it in each schema (None where that schema has nothing there), ``instance_path`` into the
-    witness. ``refused_by`` (``new`` or ``old``) names the schema that refuses the witness, and
-    ``errors`` are its errors on it: the new schema's for a breaking input, the old (callers') schema's
-    for a breaking output and for a widening input (none where only the declared reading refuses it:
-    a name the old schema does not declare). With logged calls (``diff(calls=...)``), ``calls`` counts
-    those the old schema accepts and the new refuses with an error at ``new_schema_path``.
-    """
-
-    kind: str
-    rule: str
-    message: str
-    old_schema_path: str | None
-    new_schema_path: str | None
-    instance_path: str
-    has_witness: bool = False
-    witness: Any = None
-    errors: tuple[ValidationError, ...] = ()
-    keyword: str | None = None
-    pointer: str | None = None
-    refused_by: str | None = None
-    calls: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """As JSON, for ``CatalogDiff.to_dict``."""
-        found: dict[str, Any] = {
-            "kind": self.kind,
-            "rule": self.rule,
-            "message": self.message,
-            "old_schema_path": self.old_schema_path,
-            "new_schema_path": self.new_schema_path,
-            "instance_path": self.instance_path,
-        }
-        if self.has_witness:
-            found["witness"] = json_copy(self.witness)
-            found["refused_by"] = self.refused_by
-            found["errors"] = [error.to_dict() for error in self.errors]
-        if self.kind == "unknown":
-            found["keyword"] = self.keyword
-            found["pointer"] = self.pointer
-        if self.calls is not None:
-            found["calls"] = self.calls
-        return found
-
-
-@dataclass(frozen=True)
-class SchemaDiff:
-    """One schema of a tool compared: its ``role`` (``input`` or ``output``), ``verdict``, whether
-    it ``widens`` (input: accepts calls the old refused; output: the tool's results narrowed, a
-    change in the compatible direction), and its findings. ``searched`` counts the instances a
-    seeded search drew."""
-
-    role: str
-    verdict: str
-    widens: bool
-    changed: bool
-    findings: tuple[Finding, ...] = ()
-    searched: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """As JSON, for ``CatalogDiff.to_dict``."""
-        return {
-            "role": self.role,
-            "verdict": self.verdict,
-            "widens": self.widens,
-            "changed": self.changed,
-            "searched": self.searched,
-            "findings": [finding.to_dict() for finding in self.findings],
-        }
-
-
-@dataclass(frozen=True)
-class TextChange:
-    """A text a model reads that changed: ``field`` (``description``, ``title``, ``annotations``)
-    and the SHA-256 (hex) of its UTF-8 text before and after (None where there was none; the
-    annotations as JSON with sorted keys)."""
-
-    field: str
-    old_sha256: str | None
-    new_sha256: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """As JSON, for ``CatalogDiff.to_dict``."""
-        return {"field": self.field, "old_sha256": self.old_sha256, "new_sha256": self.new_sha256}
-
-
-@dataclass(frozen=True)
-class ToolDiff:
-    """One tool compared: its ``name`` (the new one, or the old for a removed tool), ``status``,
-    ``old_name`` (for a rename), ``verdict`` (a removal or rename is breaking: calls to the old name
-    are refused), its ``input`` and ``output`` schemas (None where neither side has one, or the
-    tool is on one side only), and its ``text`` changes."""
-
-    name: str
-    status: str
-    verdict: str
-    old_name: str | None = None
-    input: SchemaDiff | None = None
-    output: SchemaDiff | None = None
-    text: tuple[TextChange, ...] = ()
-    calls: CallCounts | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """As JSON, for ``CatalogDiff.to_dict``."""
-        found = {
-            "name": self.name,
-            "status": self.status,
-            "verdict": self.verdict,
-            "old_name": self.old_name,
-            "input": None if self.input is None else self.input.to_dict(),
-            "output": None if self.output is None else self.output.to_dict(),
-            "text": [change.to_dict() for change in self.text],
-        }
-        if self.calls is not None:
-            found["calls"] = self.calls.to_dict()
-        return found
-
-
-@dataclass(frozen=True)
-class CatalogDiff:
-    """Two catalogs compared: the ``reading`` of callers, every tool's diff (removed tools first,
-    then in the new catalog's order), and the ``search`` asked for (instances per schema, and its
-    ``seed``)."""
-
-    reading: str
-    tools: tuple[ToolDiff, ...]
-    search: int = 0
-    seed: int = 0
-    calls: CallsRead | None = None
-
-    @property
-    def verdict(self) -> str:
-        """The worst verdict of any tool: ``breaking``, ``unknown`` or ``compatible``."""
-        return _worst(tool.verdict for tool in self.tools)
-
-    def counts(self) -> dict[str, int]:
-        """How many tools have each status."""
-        counted = dict.fromkeys(("added", "removed", "renamed", "changed", "unchanged"), 0)
-        for tool in self.tools:
-            counted[tool.status] += 1
-        return counted
-
-    def fails(self, fail_on: str = "breaking") -> bool:
-        """Whether the diff fails a check: ``breaking`` on a breaking tool, ``unknown`` on a breaking
-        or unknown one, ``any`` on any change at all."""
-        if fail_on not in FAIL_ON:
-            raise DiffError(f"fail_on is one of {', '.join(FAIL_ON)}, not {fail_on!r}")
-        if fail_on == "any":
-            return any(tool.status != "unchanged" for tool in self.tools)
-        failing = {"breaking"} if fail_on == "breaking" else {"breaking", "unknown"}
-        return any(tool.verdict in failing for tool in self.tools)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The report as JSON: its shape is :data:`REPORT_SCHEMA`."""
-        found = {
-            "reading": self.reading,
-            "verdict": self.verdict,
-            "search": self.search,
-            "seed": self.seed,
-            "counts": self.counts(),
-            "tools": [tool.to_dict() for tool in self.tools],
-        }
-        if self.calls is not None:
-            found["calls"] = self.calls.to_dict()
-        return found
-
-    def render(self, format: str = "text") -> str:  # noqa: A002 - the CLI's word
-        """The report as ``text`` for people, ``json``, ``markdown`` (a PR comment) or ``github``
-        (workflow annotations)."""
-        from .render import render
-
-        return render(self, format)
-
-
-def _worst(verdicts: Any) -> str:
-    return max(verdicts, key=VERDICTS.index, default="compatible")
 
 
 # -- reading the two sides -----------------------------------------------------------------------------
@@ -440,7 +263,7 @@ class _Differ:
         input_diff = self.schema("input", old.input, new.input)
         output_diff = self.schema("output", old.output, new.output)
         text = _text_changes(old.entry, new.entry)
-        verdict = _worst(section.verdict for section in (input_diff, output_diff) if section is not None)
+        verdict = worst(section.verdict for section in (input_diff, output_diff) if section is not None)
         if renamed_from is not None:
             return ToolDiff(name, "renamed", "breaking", renamed_from, input_diff, output_diff, text)
         same = _same_entry(old, new)
@@ -547,5 +370,5 @@ def _with_search(differ: _Differ, tool: ToolDiff) -> ToolDiff:
     sections = differ.searched(tool.input), differ.searched(tool.output)
     verdict = tool.verdict
     if tool.status == "changed":
-        verdict = _worst(section.verdict for section in sections if section is not None)
+        verdict = worst(section.verdict for section in sections if section is not None)
     return replace(tool, input=sections[0], output=sections[1], verdict=verdict)

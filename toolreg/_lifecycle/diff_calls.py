@@ -10,54 +10,14 @@ and as *other* when none is.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from .diff_report import CallCounts, CallsRead, DiffError
 from .documents import Document
 from .logs import LoggedCall, LogSource, SourceRead, Unreadable, read_log
 
 __all__ = ["CallCounts", "CallsRead", "counted"]
-
-
-@dataclass(frozen=True)
-class CallCounts:
-    """The logged calls to one tool (by its old name): ``logged`` with arguments read, ``accepted`` by
-    the old input schema, ``refused`` of those by the new one (or by the tool's removal), and
-    ``other``: refused calls that no breaking finding explains."""
-
-    logged: int = 0
-    accepted: int = 0
-    refused: int = 0
-    other: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """As JSON, for ``CatalogDiff.to_dict``."""
-        return {
-            "logged": self.logged,
-            "accepted": self.accepted,
-            "refused": self.refused,
-            "other": self.other,
-        }
-
-
-@dataclass(frozen=True)
-class CallsRead:
-    """What the logs held: ``calls`` found, ``malformed`` ones (arguments that could not be read),
-    ``unknown`` ones (to a name the old catalog lacks), and ``unreadable`` lines."""
-
-    calls: int = 0
-    malformed: int = 0
-    unknown: int = 0
-    unreadable: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        """As JSON, for ``CatalogDiff.to_dict``."""
-        return {
-            "calls": self.calls,
-            "malformed": self.malformed,
-            "unknown": self.unknown,
-            "unreadable": self.unreadable,
-        }
 
 
 class _Tally:
@@ -96,8 +56,6 @@ def counted(
     """``tools`` (``ToolDiff``) with the calls of ``log`` counted on each tool of the old catalog and
     each breaking finding of its input; ``documents`` maps each tool's name in the report to its old
     input schema and its new one (None when the tool is gone)."""
-    from .diff import DiffError
-
     tallies: dict[str, _Tally] = {}
     by_old_name: dict[str, str] = {}
     for tool in tools:

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from .diff import FAIL_ON, READINGS, diff
-from .render import FORMATS
+from .diff_report import FORMATS
 
 __all__ = ["add_arguments", "run_command"]
 
