@@ -5,14 +5,13 @@ The log is read as a stream (``toolreg._lifecycle.logs``); what is kept is count
 tables, so memory stays flat in the log's size.
 
 The counting is in ``counting`` (with its bounded tables in ``tables`` and the tools it judges by in
-``validators``), the report value in ``report``, its renderings in ``renderers``, and ``toolreg
-replay``'s command line in ``command``.
+``validators``), the report value and its renderings in ``report``, and ``toolreg replay``'s command
+line in ``command``.
 """
 
 from .command import OptionError, add_arguments, run_command
 from .counting import replay
-from .renderers import REPORT_FORMATS, render
-from .report import ErrorCount, Place, ReplayReport, ToolFigures
+from .report import REPORT_FORMATS, ErrorCount, Place, ReplayReport, ToolFigures, render
 
 __all__ = [
     "replay",

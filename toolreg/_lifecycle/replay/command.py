@@ -13,7 +13,7 @@ from ..._jsonschema.errors import ToolregError
 from ..catalogs import read_catalog_file
 from ..logs import FORMS
 from .counting import replay
-from .renderers import REPORT_FORMATS, render
+from .report import REPORT_FORMATS, render
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
