@@ -17,6 +17,7 @@ from typing import Any
 
 from .._jsonschema.values import exact_number, is_number, json_key
 from .compare_containers import CONTAINER_RULES
+from .documents import View
 from .engine import (
     MAX_BRANCHES,
     MAX_LISTED,
@@ -31,7 +32,7 @@ from .engine import (
     self_contained,
     shown,
 )
-from .schemas import Bound, Part, View, type_atoms
+from .schemas import Bound, Part, type_atoms
 from .witness import NoValue, Undecided, difference, fits_number, number_value
 
 __all__ = ["RULES"]

@@ -12,9 +12,9 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from .documents import Declared
+from .documents import Declared, View
 from .engine import Blocked, Comparison, Outcome, Rule, pointer_of, property_pointer, self_contained, shown
-from .schemas import Part, View, item_part, matches, prefix_of
+from .schemas import Part, item_part, matches, prefix_of
 from .witness import NoValue, Undecided, dependents, difference
 
 __all__ = ["CONTAINER_RULES"]

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .._jsonschema.errors import ValidationError
-from .documents import Declared, Document, declared_only
-from .schemas import Part, View, alternatives, is_quiet, matches
+from .documents import Declared, Document, View, alternatives, declared_only
+from .schemas import Part, is_quiet, matches
 from .witness import Builder, NoValue
 
 __all__ = [

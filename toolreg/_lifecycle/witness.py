@@ -21,8 +21,8 @@ from typing import Any
 from .._jsonschema.errors import ToolregError
 from .._jsonschema.regex.difference import shortest_difference
 from .._jsonschema.values import json_key
-from .documents import Declared
-from .schemas import Bound, View, alternatives, matches, unchosen, value_atoms
+from .documents import Declared, View, alternatives, unchosen
+from .schemas import Bound, matches, value_atoms
 
 __all__ = [
     "NoValue",
