@@ -23,6 +23,7 @@ from toolreg._jsonschema.keywords.objects import MISSING_STEPS
 from toolreg._jsonschema.limits import WORK_PER_VALUE
 from toolreg._jsonschema.regex import Pattern
 from toolreg._jsonschema.schema import compile_schema
+from toolreg._jsonschema.validator import _bounded
 from toolreg._jsonschema.values import json_key, survey
 from toolreg._jsonschema.wording import QUOTED_CHARS
 
@@ -383,7 +384,8 @@ def test_the_errors_a_failing_branch_keeps_cost_steps_alike_on_both_paths():
     schema = {"anyOf": [{"additionalProperties": {"type": "string"}}] * 60}
     instance = {f"k{index}": index for index in range(40)}
     findings = Findings.budget(10**9)
-    compile_schema(schema).checks[""](instance, (), findings)
+    # Compiled as a validator compiles it, with the work bound the walk reads handed in.
+    _bounded(compile_schema(schema)).checks[""](instance, (), findings)
     steps = 10**9 - findings.left[0]
     kept = toolreg._jsonschema.keywords.applicators.KEPT_ERROR_STEPS
     assert kept == WORK_PER_VALUE and steps == 60 * (1 + 40 + 39 * kept)

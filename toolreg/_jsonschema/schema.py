@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -128,6 +128,18 @@ class _Compiler(References):
         self.nodes: dict[str, Node] = {}
         # fast.work.within_allowance's answer, worked out once it is first asked for.
         self.within_allowance: bool | None = None
+        # The work bound (fast.work.within_allowance), handed in by the validator that runs this schema
+        # (see kept_errors_cost): the spec modules never import the speed layer.
+        self.allowance: Callable[[Any], bool] | None = None
+
+    def kept_errors_cost(self) -> bool:
+        """Whether the errors failing branches of anyOf and oneOf keep past their first cost steps: in a
+        2020-12 schema whose shape the work bound cannot show within the allowance for each value, where
+        the generated code counts too, so that both paths stop alike. Outside 2020-12 there is no
+        generated code, and the first calls' bounds read the schema as written, without the charge:
+        none is made there, nor where no bound was handed in (a schema compiled to be checked only)."""
+        allowance = self.allowance
+        return self.dialect == "2020-12" and allowance is not None and not allowance(self)
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check:
         if pointer is None:

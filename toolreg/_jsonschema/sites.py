@@ -84,6 +84,10 @@ class Compiler(Protocol):
     @property
     def keywords(self) -> Mapping[str, Row]: ...
 
+    # Whether the errors failing branches of anyOf and oneOf keep past their first cost steps (see
+    # ``keywords.applicators.KEPT_ERROR_STEPS``); asked once the schema is compiled.
+    def kept_errors_cost(self) -> bool: ...
+
 
 class Site:
     """Where a keyword stands in its schema, how to compile the subschemas below it, and how to word

@@ -79,7 +79,7 @@ class Validator:
         self._start(compile_schema(schema, as_limits(limits), documents, assert_formats))
 
     def _start(self, compiled: Compiled | None, root: Any = None, limits: Limits = DEFAULT_LIMITS) -> None:
-        self._compiled = compiled
+        self._compiled = _bounded(compiled) if compiled is not None else None
         self._later: Callable[[], Compiled] | None = None
         self._root = compiled.root if compiled is not None else root
         self._limits = compiled.limits if compiled is not None else limits
@@ -114,7 +114,7 @@ class Validator:
         if compiled is None:
             assert self._later is not None
             # Two threads may both compile it: each gets an equal result, and one is kept.
-            compiled = self._compiled = self._later()
+            compiled = self._compiled = _bounded(self._later())
         return compiled
 
     @property
@@ -336,6 +336,13 @@ def _generated(
         return f"{type(error).__name__}: {error}"
 
 
+def _bounded(compiled: Compiled) -> Compiled:
+    """``compiled``, handed the work bound its walk reads (see ``Compiled.kept_errors_cost``): here,
+    where the validator reaches into the speed layer, so that the spec modules never do."""
+    compiled.allowance = _within_allowance
+    return compiled
+
+
 def _within_allowance(compiled: Compiled) -> bool:
     """Whether no instance can spend the work budget (see ``fast.work``): only then is a yes/no
     answer's True exactly validate's Ok, so only then may the front answer for validate."""
@@ -474,7 +481,9 @@ def validate(
     It answers with the reference walk, so it never pays for generating code; to validate many
     instances against one schema, :func:`compile` it once.
     """
-    return _walk(compile_schema(schema, as_limits(limits), documents, assert_formats), instance) or OK
+    return (
+        _walk(_bounded(compile_schema(schema, as_limits(limits), documents, assert_formats)), instance) or OK
+    )
 
 
 def checked_schema(validator: Validator) -> Any:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from ..findings import Path
-from ..keywords.applicators import KEPT_ERROR_STEPS, BranchCheck, kept_errors_cost
+from ..keywords.applicators import KEPT_ERROR_STEPS, BranchCheck
 from ..pointer import to_pointer
 from ..schema import Compiled, Node
 from ..sites import Site
@@ -124,7 +124,7 @@ class Writer:
         self.calls_checks = False
         # Whether each error a failing branch of anyOf or oneOf keeps past its first costs steps, as in
         # the reference walk: only where the shape does not bound the work, so where the code counts.
-        self.kept_errors_cost = kept_errors_cost(compiled)
+        self.kept_errors_cost = compiled.kept_errors_cost()
         # Whether the code counts work steps: only where the reference walk could spend more than the
         # allowance for each value (see work.within_allowance); elsewhere its budget never runs out.
         # (Searching a long text spends more than that bound takes a search to: the code guards the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from ..errors import (
     ErrorFact,
@@ -25,10 +25,7 @@ from ..values import json_equal, json_key
 from ..wording import NAMES_SHOWN, show, show_within
 from .objects import positions_in, present_in, requires
 
-if TYPE_CHECKING:
-    from ..schema import Compiled
-
-__all__ = ["BranchCheck", "KEPT_ERROR_STEPS", "kept_errors_cost"]
+__all__ = ["BranchCheck", "KEPT_ERROR_STEPS"]
 
 
 def property_names(value: Any, site: Site) -> Check:
@@ -304,28 +301,13 @@ class BranchCheck(Protocol):
 
 
 # What each error a failing branch of anyOf or oneOf keeps past its first costs, in steps of the work
-# budget, where the schema's shape does not bound its work already (see ``kept_errors_cost``): what a
+# budget, where the schema's shape does not bound its work already (see ``Compiler.kept_errors_cost``): what a
 # value of the instance earns, so the errors branches keep are about one for each value at most. The
 # first is paid for by the step spent applying the branch, so a union of branches that each fail once
 # (``anyOf [T, null]``) costs what it did. (Each error costs a microsecond and a few hundred bytes: a
 # thousand branches each failing at 100,000 properties kept 5 million of them, 18 s and 1.5 GB,
 # before the budget ran out fifty branches in.)
 KEPT_ERROR_STEPS = WORK_PER_VALUE
-
-
-def kept_errors_cost(compiled: Compiled) -> bool:
-    """Whether the errors failing branches keep cost steps: where the schema can spend more than the
-    allowance for each value (see ``fast.work.within_allowance``), so both paths count their steps. Where
-    it cannot, the generated code counts nothing, so neither path charges them (nor may need to: a
-    schema that small applies few schemas to each value, and so keeps few errors for it)."""
-    # The one call from the keywords into fast/: the bound decides where the reference walk charges
-    # for kept errors, so that both paths stop alike. Imported here, as the bound reads the
-    # vocabulary, which holds this module.
-    from ..fast.work import within_allowance
-
-    # Outside 2020-12 there is no generated code, and the glance and the quick check read the schema
-    # as written, in bounds that hold no such charge: none is made there.
-    return compiled.dialect == "2020-12" and not within_allowance(compiled)
 
 
 def _branch_check(branches: list[Check], judge: Judge, site: Site, *, until_one: bool = False) -> BranchCheck:
@@ -335,7 +317,7 @@ def _branch_check(branches: list[Check], judge: Judge, site: Site, *, until_one:
     passing branch; the rest are read only when none passes, or when a schema around collects what
     each passing branch evaluates."""
     costs: list[bool] = []  # kept_errors_cost, read at the first branch that keeps several errors
-    compiler = cast("Compiled", site.compiler)  # the compiler is the compiled schema, once it is done
+    compiler = site.compiler  # the compiled schema, once it is done
 
     def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         first_only = until_one and noted(errors, instance) is None
@@ -351,7 +333,7 @@ def _branch_check(branches: list[Check], judge: Judge, site: Site, *, until_one:
             outcomes.append(found)
             if len(found) > 1:  # never in a yes/no answer, whose branch keeps FAILED alone
                 if not costs:
-                    costs.append(kept_errors_cost(compiler))
+                    costs.append(compiler.kept_errors_cost())
                 if costs[0]:
                     spend(errors, KEPT_ERROR_STEPS * (len(found) - 1))
             if first_only and not found:
