@@ -35,7 +35,8 @@ __all__ = [
 # Where the two outputs differ by design, each with its reason; the comparison leaves these out.
 OUTPUT_DIVERGENCES = {
     "false-parts": (
-        "additionalProperties, unevaluatedProperties, additionalItems and unevaluatedItems holding false: "
+        "additionalProperties, unevaluatedProperties, items (2020-12), additionalItems and unevaluatedItems "
+        "holding false: "
         "jsonschema-rs reports the keyword at the container and again each refused part as a false "
         "schema at the part; toolreg reports the keyword once, at the container, naming the parts"
     ),
@@ -118,7 +119,7 @@ _COMPARED_ANNOTATIONS = frozenset(
     )
 )
 _REFUSING_REST = frozenset(
-    ("additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems")
+    ("additionalProperties", "unevaluatedProperties", "items", "additionalItems", "unevaluatedItems")
 )
 
 _SUMMARISING = _REFUSING_REST | {"anyOf", "oneOf"}

@@ -409,6 +409,22 @@ def test_unevaluated_properties_counts_a_name_properties_applied_to_even_where_i
     } == (expected)
 
 
+def test_items_false_is_one_error_at_the_array_as_validate_words_it():
+    # 2020-12's items holding false refuses the rest of the array: one error at the array, worded as
+    # validate() words it (not a `false` unit at each item), and the items it applied to evaluated.
+    for schema, instance in (
+        ({"items": False}, [1, 2]),
+        ({"prefixItems": [True], "items": False}, [1, 2, 3]),
+        ({"items": False, "unevaluatedItems": False}, [1]),
+    ):
+        validator = toolreg.compile(schema)
+        expected = [("/items", error.path, error.message) for error in validator.validate(instance)]
+        written = validator.output(instance)["errors"]
+        assert [
+            (unit["keywordLocation"], unit["instanceLocation"], unit["error"]) for unit in written
+        ] == expected
+
+
 def test_draft_07_dependencies_errors_stand_where_validate_puts_them():
     schema = {
         "$schema": "http://json-schema.org/draft-07/schema#",

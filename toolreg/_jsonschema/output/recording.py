@@ -91,6 +91,7 @@ class Unit:
         "errors",
         "annotation",
         "children",
+        "applied",
     )
 
     def __init__(
@@ -108,6 +109,9 @@ class Unit:
         self.errors: list[str] = []
         self.annotation: Any = NOTHING
         self.children: list[Unit] = []
+        # The items an array keyword applied its subschema to, where it holds `false` and so has no
+        # unit for each: what its annotation `true` evaluated.
+        self.applied: list[int] = []
 
 
 # A subschema a keyword applies: its location, the value and its place, its evaluation path, and the
@@ -317,7 +321,7 @@ class Walk:
         """A keyword's verdict, read once the subschemas it applies have been."""
         compiled = self.compiled
         held = compiled.schema_at(location)[name]
-        if name in _JUDGING or (name in _REFUSING_REST and held is False):
+        if name in _JUDGING or (held is False and _refuses_rest(compiled, name)):
             check = compiled.keyword_checks.get((pointer, name), no_check)
             self._own_errors(unit, check, instance, path, parent)
             unit.valid = not unit.errors
@@ -356,7 +360,7 @@ class Walk:
     ) -> list[_Applied] | None:
         """The subschemas of a keyword that apply to parts of the value; None if it speaks of none."""
         evaluation, compiled = unit.evaluation, self.compiled
-        refused = held is False and name in _REFUSING_REST  # one error, worded by the keyword's check
+        refused = held is False and _refuses_rest(compiled, name)  # one error, worded by the keyword's check
         if name in (
             "properties",
             "patternProperties",
@@ -416,6 +420,7 @@ class Walk:
         if indexes and name != "contains":
             self.annotated(unit, True, 12)
         if refused:
+            unit.applied = indexes
             return []
         return [(plan, instance[index], (path, index), evaluation, None) for index in indexes]
 
@@ -438,6 +443,13 @@ class Walk:
                 if uri in anchors:
                     return anchors[uri]
         return start
+
+
+def _refuses_rest(compiled: Compiled, name: str) -> bool:
+    """Whether ``name`` holds a schema for the parts nothing else covers, so that holding `false` it is
+    one error worded by its check: 2020-12's ``items`` too (the rest after ``prefixItems``), where the
+    row is shared by name with the older dialects' ``items``, which applies `false` to each item."""
+    return name in _REFUSING_REST or (name == "items" and compiled.dialect == "2020-12")
 
 
 def _escaped(token: str) -> str:
@@ -475,6 +487,7 @@ def _as_evaluated(unit: Unit, items: bool) -> Iterator[Any]:
     if not items:
         yield from annotation
     elif annotation is True:
+        yield from unit.applied
         yield from (child.instance[1] for child in unit.children)  # type: ignore[misc]
     elif isinstance(annotation, list):
         yield from annotation
