@@ -380,7 +380,7 @@ VOCABULARY: tuple[Keyword, ...] = (
             output=_ITEMS),
     Keyword("items", arrays.items, "array", "schema", dialects=_ONLY_2020, notes=arrays.every_item,
             speed=Speed("inline", quick=_any, accepts=arrays.items_accepts, work=_each_part),
-            output=_ITEMS, export=_STRICT),
+            output=Output("items", refuses_rest=True), export=_STRICT),
     Keyword("items", arrays.legacy_items, "array", "schema-or-list", dialects=_BEFORE_2020,
             notes=arrays.legacy_items_note, output=_ITEMS),
     Keyword("additionalItems", arrays.additional_items, "array", "schema", dialects=_BEFORE_2020,

@@ -36,6 +36,8 @@ _ITEMS_EVALUATED = frozenset(name for name, facts in _OUTPUT if facts.evaluates 
 _JUDGING = frozenset(name for name, facts in _OUTPUT if facts.judges)
 # Keywords that hold a schema for the parts nothing else covers: a `false` one is one error, worded
 # by the keyword's check, rather than one per part.
+# The keywords whose row refuses the rest in some dialect (see _refuses_rest, which reads the row of
+# the schema's own dialect).
 _REFUSING_REST = frozenset(name for name, facts in _OUTPUT if facts.refuses_rest)
 NOTHING = object()
 
@@ -447,9 +449,12 @@ class Walk:
 
 def _refuses_rest(compiled: Compiled, name: str) -> bool:
     """Whether ``name`` holds a schema for the parts nothing else covers, so that holding `false` it is
-    one error worded by its check: 2020-12's ``items`` too (the rest after ``prefixItems``), where the
-    row is shared by name with the older dialects' ``items``, which applies `false` to each item."""
-    return name in _REFUSING_REST or (name == "items" and compiled.dialect == "2020-12")
+    one error worded by its check, as its row in this schema's dialect says: 2020-12's ``items`` (the
+    rest after ``prefixItems``) does, the older dialects' ``items`` applies `false` to each item."""
+    if name not in _REFUSING_REST:
+        return False
+    output = compiled.keywords[name].output
+    return output is not None and output.refuses_rest
 
 
 def _escaped(token: str) -> str:
