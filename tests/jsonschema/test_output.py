@@ -9,6 +9,7 @@ from referencing.jsonschema import DRAFT202012
 
 import toolreg
 from conformance._official import default_suite_dir, load_groups
+from conformance._output import _output_schemas as format_checkers
 from toolreg._jsonschema.output import FORMATS
 
 SUITE = default_suite_dir()
@@ -443,14 +444,6 @@ def test_draft_07_dependencies_errors_stand_where_validate_puts_them():
     assert validator.output({"a": 1, "b": 2})["valid"] is True
 
 
-def _format_schema(release, definition):
-    """The official output schema of ``release`` held to its definition of one format (its root is an
-    anyOf that the flag format's definition lets any output pass)."""
-    document = json.loads((OUTPUT_TESTS / release / "output-schema.json").read_text(encoding="utf-8"))
-    one = {key: value for key, value in document.items() if key not in ("$schema", "anyOf")}
-    return Draft202012Validator({**one, "$ref": f"#/$defs/{definition}"})
-
-
 @absent
 @pytest.mark.parametrize(
     ("schema", "instance"),
@@ -465,11 +458,11 @@ def test_a_passing_unit_holds_no_errors_and_no_dropped_annotations_below_a_faili
     validator = toolreg.compile(schema)
     for shape, definition in (("list", "basic"), ("hierarchical", "hierarchical")):
         output = validator.output(instance, shape)
-        problems = [error.message for error in _format_schema("v1", definition).iter_errors(output)]
+        problems = [error.message for error in format_checkers()["v1", definition].iter_errors(output)]
         assert problems == [], json.dumps(output)
     for shape in ("basic", "detailed", "verbose", "flag"):
         output = validator.output(instance, shape)
-        problems = [error.message for error in _format_schema("draft2020-12", shape).iter_errors(output)]
+        problems = [error.message for error in format_checkers()["2020-12", shape].iter_errors(output)]
         assert problems == [], json.dumps(output)
 
 
