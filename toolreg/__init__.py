@@ -14,7 +14,8 @@ from ._errors import (
     UnknownProviderError,
     UnknownToolError,
 )
-from ._jsonschema.errors import LimitsError, Ok, OutputFormatError, SchemaError, ToolregError, ValidationError
+from ._jsonschema.errors import Ok, ValidationError
+from ._jsonschema.exceptions import LimitsError, OutputFormatError, SchemaError, ToolregError
 from ._jsonschema.limits import Limits
 from ._jsonschema.schema import check_schema
 from ._jsonschema.validator import Validator, compile, validate  # noqa: A004 - toolreg.compile, like re.compile

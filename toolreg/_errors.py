@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ._jsonschema.errors import ToolregError, ValidationError
+from ._jsonschema.errors import ValidationError
+from ._jsonschema.exceptions import ToolregError
 
 __all__ = [
     "DuplicateToolError",

@@ -1,4 +1,5 @@
-"""What validation reports: errors as immutable values; the root exception and the core's own."""
+"""What validation reports: errors as immutable values (the exceptions the core raises are in
+``exceptions``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
 
+# Importable from here too: the layers above the core and the pattern engine name them from errors.
+from .exceptions import LimitsError, OutputFormatError, SchemaError, ToolregError
 from .pointer import Place, names_a_key, place_masked_pointer, place_pointer, place_tokens
 from .values import int_text
 
@@ -31,6 +34,7 @@ __all__ = [
     "ToolregError",
     "SchemaError",
     "LimitsError",
+    "OutputFormatError",
 ]
 
 
@@ -447,31 +451,3 @@ class ErrorFact(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return repr(dict(self))
-
-
-class ToolregError(Exception):
-    """The root of every exception toolreg raises on purpose."""
-
-
-class SchemaError(ToolregError, ValueError):
-    """A schema toolreg refuses; ``schema_path`` points at the offending keyword."""
-
-    def __init__(self, message: str, *, schema_path: str = "", keyword: str | None = None) -> None:
-        where = f"at {schema_path!r}" if schema_path else "at the schema root"
-        super().__init__(f"{message} ({where})")
-        self.reason = message
-        self.schema_path = schema_path
-        self.keyword = keyword
-
-
-class LimitsError(ToolregError, ValueError):
-    """A ``limits`` argument that is neither a :class:`~toolreg.Limits` nor a mapping of its fields,
-    or a field that is not a positive whole number (or a bool, for the flag)."""
-
-
-class OutputFormatError(ToolregError, ValueError):
-    """An output format toolreg does not write; ``format`` is the name asked for."""
-
-    def __init__(self, format: str, known: tuple[str, ...]) -> None:  # noqa: A002 - the parameter's name
-        super().__init__(f"unknown output format {format!r}; toolreg writes {', '.join(map(repr, known))}")
-        self.format = format

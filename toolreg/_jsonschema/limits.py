@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import LimitsError
+from .exceptions import LimitsError
 from .record import Record, fill
 
 __all__ = [

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .errors import SchemaError, ValidationError
+from .errors import ValidationError
+from .exceptions import SchemaError
 from .findings import Check, Evaluated, Findings, Path, Place, noted, spend
 from .limits import Limits
 from .pointer import ARRAY_INDEX, Document, split, to_pointer

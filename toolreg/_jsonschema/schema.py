@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .errors import Masked, SchemaError, ValidationError, trusted_error
+from .errors import Masked, ValidationError, trusted_error
 from .evaluated import Note, annotating
+from .exceptions import SchemaError
 from .findings import Check, Path, Place, no_check, spend
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from .pointer import names_a_key, to_pointer

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn, Protocol
 
-from .errors import SchemaError, ValidationError, Words, worded_error
+from .errors import ValidationError, Words, worded_error
 from .evaluated import collected
+from .exceptions import SchemaError
 from .findings import Check, Path, Place
 from .limits import Limits
 from .pointer import Token, to_pointer

@@ -7,7 +7,8 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import OK, OutputFormatError, Result, ValidationError, trusted_error
+from .errors import OK, Result, ValidationError, trusted_error
+from .exceptions import OutputFormatError
 from .findings import FAILED, Failed, Findings, OverBudget, Verdict
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
 from .pointer import to_pointer

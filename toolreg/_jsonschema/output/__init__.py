@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import OutputFormatError, ValidationError
+from ..errors import ValidationError
+from ..exceptions import OutputFormatError
 from ..findings import Findings
 from ..schema import Compiled
 from .json_text import bounded_json
