@@ -10,11 +10,12 @@ from .errors import Masked, ValidationError, trusted_error
 from .evaluated import Note, annotating
 from .exceptions import SchemaError
 from .findings import Check, Path, Place, no_check, spend
-from .limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
+from .limits import DEFAULT_LIMITS, Limits, LimitsLike
 from .pointer import names_a_key, to_pointer
 from .record import Record, fill
 from .references import MARKED_IN_TEXT, ROOT_URI, References, entering, resolve
 from .regex import MAX_PROGRAM, Pattern, Patterns, UnsupportedPattern
+from .settings import Settings
 from .sites import Site
 from .values import NotJSON, snapshot
 from .vocabulary import (
@@ -29,7 +30,7 @@ from .vocabulary import (
     keywords,
 )
 
-__all__ = ["check_schema", "compile_schema", "guarded_pattern", "Compiled", "Node"]
+__all__ = ["check_schema", "compile_schema", "compile_with", "guarded_pattern", "Compiled", "Node"]
 
 
 class Node(Record):
@@ -61,16 +62,15 @@ class _Compiler(References):
     def __init__(
         self,
         root: Any,
-        limits: Limits = DEFAULT_LIMITS,
-        documents: Mapping[str, Any] | None = None,
-        assert_formats: bool = False,
+        settings: Settings,
         text: str | None = None,
         patterns: Patterns | None = None,
         dynamic: bool = False,
         annotates: bool = False,
     ) -> None:
         self.root = root
-        self.limits = limits
+        self.limits = limits = settings.limits
+        assert_formats, documents = settings.assert_formats, settings.documents
         self.documents = {resolve(ROOT_URI, uri): schema for uri, schema in (documents or {}).items()}
         # The root's "$schema" names the dialect, directly or through a meta-schema the caller gave;
         # none means 2020-12. Such a meta-schema's "$vocabulary" may leave keywords out: they are
@@ -407,10 +407,24 @@ def compile_schema(
     text: str | None = None,
     patterns: Patterns | None = None,
 ) -> Compiled:
+    """:func:`compile_with` for a caller that holds the three settings apart (a registry)."""
+    settings = Settings(limits, documents, assert_formats)
+    return compile_with(schema, settings, copy=copy, text=text, patterns=patterns)
+
+
+def compile_with(
+    schema: Any,
+    settings: Settings,
+    *,
+    copy: bool = True,
+    text: str | None = None,
+    patterns: Patterns | None = None,
+) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses.
     ``copy=False`` takes ``schema`` as a snapshot already made, which nothing else holds, and ``text``
     is that snapshot's JSON text, if known; ``patterns`` the compiled patterns to share (a registry's),
     with their allowance."""
+    limits, documents = settings.limits, settings.documents
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
         copied = snapshot(schema, limits.max_schema_depth) if copy else schema
@@ -424,7 +438,7 @@ def compile_schema(
     ):
         raise SchemaError("documents must map URIs (strings) to schemas")
     try:
-        return _compiled(copied, limits, documents, assert_formats, None if copy else text, patterns)
+        return _compiled(copied, settings, None if copy else text, patterns)
     except RecursionError:
         # A max_schema_depth raised past what this Python's stack allows.
         raise SchemaError(
@@ -433,33 +447,18 @@ def compile_schema(
         ) from None
 
 
-def _compiled(
-    copied: Any,
-    limits: Limits,
-    documents: Mapping[str, Any] | None,
-    assert_formats: bool,
-    text: str | None,
-    patterns: Patterns | None,
-) -> _Compiler:
+def _compiled(copied: Any, settings: Settings, text: str | None, patterns: Patterns | None) -> _Compiler:
     if patterns is None:
-        patterns = Patterns(limits.max_pattern_program)  # shared by a second compilation, as below
-    compiler = _Compiler(copied, limits, documents, assert_formats, text, patterns)
+        # Shared by a second compilation, as below.
+        patterns = Patterns(settings.limits.max_pattern_program)
+    compiler = _Compiler(copied, settings, text, patterns)
     before = compiler.dynamic
     compiler.compile_all(copied)
     annotates = not _READS_EVALUATED.isdisjoint(compiler.used)
     if (compiler.dynamic and not before) or annotates:
         # A document a $ref led to holds a $dynamicRef, so every resource must record its entry; or
         # the schema reads what is evaluated, so every subschema must note it.
-        compiler = _Compiler(
-            copied,
-            limits,
-            documents,
-            assert_formats,
-            None,
-            patterns,
-            dynamic=compiler.dynamic,
-            annotates=annotates,
-        )
+        compiler = _Compiler(copied, settings, None, patterns, dynamic=compiler.dynamic, annotates=annotates)
         compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
@@ -480,4 +479,4 @@ def check_schema(
 
     ``documents`` maps URIs to the schemas a ``$ref`` may name outside ``schema``.
     """
-    compile_schema(schema, as_limits(limits), documents, assert_formats)
+    compile_with(schema, Settings.given(limits, documents, assert_formats))

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 from .errors import OK, Result, ValidationError, trusted_error
 from .exceptions import OutputFormatError
 from .findings import FAILED, Failed, Findings, OverBudget, Verdict
-from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, as_limits, budget
+from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, budget
 from .pointer import to_pointer
-from .schema import Compiled, compile_schema
+from .schema import Compiled, compile_with
+from .settings import Settings
 from .stack import on_a_stack_of_its_own, on_own_stack
 from .values import json_copy, json_key, plain_copy, survey
 
@@ -77,7 +78,7 @@ class Validator:
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
     ) -> None:
-        self._start(compile_schema(schema, as_limits(limits), documents, assert_formats))
+        self._start(compile_with(schema, Settings.given(limits, documents, assert_formats)))
 
     def _start(self, compiled: Compiled | None, root: Any = None, limits: Limits = DEFAULT_LIMITS) -> None:
         self._compiled = _bounded(compiled) if compiled is not None else None
@@ -482,9 +483,8 @@ def validate(
     It answers with the reference walk, so it never pays for generating code; to validate many
     instances against one schema, :func:`compile` it once.
     """
-    return (
-        _walk(_bounded(compile_schema(schema, as_limits(limits), documents, assert_formats)), instance) or OK
-    )
+    settings = Settings.given(limits, documents, assert_formats)
+    return _walk(_bounded(compile_with(schema, settings)), instance) or OK
 
 
 def checked_schema(validator: Validator) -> Any:
