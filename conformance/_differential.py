@@ -20,7 +20,7 @@ from toolreg._jsonschema.pointer import split
 
 from ._impl import Implementation, findings
 from ._official import keywords_along, keywords_used
-from ._oracle import Finding, Oracles, SchemaRefusal
+from ._oracle import Finding, Oracles, OraclesBySchema, SchemaRefusal
 from ._references import constructs
 from ._shrink import shrunk
 from ._strategies import example_schemas
@@ -308,18 +308,20 @@ class Report:
 @dataclass
 class Drawn:
     """One schema drawn, with its instances, and the number of the example that drew it (from 1);
-    the oracles are built once, when first asked."""
+    the oracles are built once, when first asked, or found among those ``shared`` by the schemas
+    drawn before (Hypothesis draws most schemas again and again)."""
 
     example: int
     label: str
     schema: Any
     instances: list[Any]
     _oracles: Oracles | None = field(default=None, repr=False, compare=False)
+    shared: OraclesBySchema | None = field(default=None, repr=False, compare=False)
 
     @property
     def oracles(self) -> Oracles:
         if self._oracles is None:
-            self._oracles = Oracles(self.schema)
+            self._oracles = Oracles(self.schema) if self.shared is None else self.shared(self.schema)
         return self._oracles
 
 
@@ -435,6 +437,7 @@ def _draw(
     examples it is asked about.
     """
     drawn = example_schemas(keywords)
+    shared = OraclesBySchema()
     stopped = False
     completed = 0
 
@@ -456,7 +459,7 @@ def _draw(
             # Hypothesis runs the example that raised once more before it gives the exception back,
             # and wants the same draws then: they are drawn again, and not judged again.
             if not stopped:
-                stopped = not visit(Drawn(completed + 1, label, schema, instances))
+                stopped = not visit(Drawn(completed + 1, label, schema, instances, shared=shared))
         if stopped:
             raise _Enough
         completed += 1

@@ -7,6 +7,7 @@ Every change to jsonschema is one small function here, listed in ``DIVERGENCES``
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,10 +28,12 @@ from ._references import anchor_grammar, declared_anchors
 __all__ = [
     "Finding",
     "adjusted",
+    "exact_key",
     "DIVERGENCES",
     "Oracle",
     "oracle_classes",
     "Oracles",
+    "OraclesBySchema",
     "SchemaRefusal",
     "finding",
     "non_finite_places",
@@ -281,6 +284,17 @@ def _schema_refusal(dialect: Any, schema: Any) -> SchemaRefusal | None:
     return SchemaRefusal(where, None if problem is None else problem.message, second_accepts)
 
 
+def exact_key(value: Any) -> bytes | None:
+    """A key equal for two values exactly when they are the same value written the same way: the same
+    types (``1``, ``1.0`` and ``True`` apart, ``-0.0`` apart from ``0.0``, a list apart from a tuple),
+    the same names in the same order; None for a value that cannot be keyed so. An implementation and
+    the oracles answer two values with equal keys alike, so a judgement can be found by it."""
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a value holding something pickle refuses: it is judged each time it comes
+        return None
+
+
 class Oracles:
     """Both oracles, built once for a schema; ``refusal`` says whether either finds it invalid."""
 
@@ -290,28 +304,42 @@ class Oracles:
         # Every keyword the schema uses, asked for at each instance judged.
         self.keywords = frozenset(keywords_used(schema))
         self._divides = "multipleOf" in self.keywords
-        # Each instance judged, by identity, with its findings: a run asks for them twice, to compare
-        # and to count, tests judge the same draws against several implementations, and jsonschema's
-        # evaluation is most of the judging's cost. The instance is kept, so its id stays its own.
-        self._found: dict[int, tuple[Any, list[Finding]]] = {}
+        # Each instance judged, by its exact key, with the findings and jsonschema-rs's verdict: a run
+        # asks for the findings twice, to compare and to count, Hypothesis draws most schemas and
+        # their instances again and again (three in four instances of the default run are ones drawn
+        # before), tests judge the same draws against several implementations, and jsonschema's
+        # evaluation is most of the judging's cost. The instance asked about last is kept with its
+        # key, so that asking again about the same object costs nothing.
+        self._found: dict[bytes, list[Finding]] = {}
+        self._second: dict[bytes, bool | None] = {}
+        self._last: tuple[Any, bytes | None] | None = None
         if self.refusal is not None:
             return  # there are no instances to judge
         self._jsonschema = _ORACLES[dialect](adjusted(schema))
         self._jsonschema_rs = jsonschema_rs.validator_for(schema)
 
+    def _key(self, instance: Any) -> bytes | None:
+        last = self._last
+        if last is not None and last[0] is instance:
+            return last[1]
+        key = exact_key(instance)
+        self._last = (instance, key)
+        return key
+
     def findings(self, instance: Any) -> list[Finding]:
         """The top-level errors of the adjusted jsonschema (none for a schema it refuses)."""
         if self.refusal is not None:
             return []
-        known = self._found.get(id(instance))
-        if known is not None and known[0] is instance:
-            return list(known[1])
-        places = list(non_finite_places(instance))
-        if places:
-            found = [Finding(place, "json", "") for place in places]
-        else:
-            found = [finding(error) for error in self._jsonschema.iter_errors(instance)]
-        self._found[id(instance)] = (instance, found)
+        key = self._key(instance)
+        found = None if key is None else self._found.get(key)
+        if found is None:
+            places = list(non_finite_places(instance))
+            if places:
+                found = [Finding(place, "json", "") for place in places]
+            else:
+                found = [finding(error) for error in self._jsonschema.iter_errors(instance)]
+            if key is not None:
+                self._found[key] = found
         return list(found)
 
     def second_verdict(self, instance: Any) -> bool | None:
@@ -320,8 +348,37 @@ class Oracles:
         It has none on values that are not JSON, nor where it divides binary floats (see
         :func:`rs_divides_floats`).
         """
-        if self.refusal is not None or next(non_finite_places(instance), None) is not None:
+        if self.refusal is not None:
             return None
-        if self._divides and rs_divides_floats(instance):
-            return None
-        return bool(self._jsonschema_rs.is_valid(instance))
+        key = self._key(instance)
+        if key is not None and key in self._second:
+            return self._second[key]
+        verdict: bool | None = None
+        not_json = next(non_finite_places(instance), None) is not None
+        if not not_json and not (self._divides and rs_divides_floats(instance)):
+            verdict = bool(self._jsonschema_rs.is_valid(instance))
+        if key is not None:
+            self._second[key] = verdict
+        return verdict
+
+
+class OraclesBySchema:
+    """The oracles of each schema asked about, built once and shared by every schema equal to it (by
+    :func:`exact_key`), with what they found: Hypothesis draws most schemas again and again (the
+    default run's 16,341 hold 3,607 distinct ones). The ``most`` schemas asked about last are kept."""
+
+    def __init__(self, most: int = 1024) -> None:
+        self._most = most
+        self._built: dict[bytes, Oracles] = {}
+
+    def __call__(self, schema: Any) -> Oracles:
+        key = exact_key(schema)
+        if key is None:
+            return Oracles(schema)
+        oracles = self._built.pop(key, None)
+        if oracles is None:
+            oracles = Oracles(schema)
+            if len(self._built) >= self._most:
+                del self._built[next(iter(self._built))]
+        self._built[key] = oracles  # the last asked about comes last
+        return oracles

@@ -19,7 +19,7 @@ from toolreg._jsonschema.pointer import split, to_pointer
 
 from ._differential import _no_local_constants
 from ._official import default_suite_dir
-from ._oracle import Oracles, non_finite_places
+from ._oracle import Oracles, OraclesBySchema, non_finite_places
 from ._strategies import REFERENCE_LABEL, example_schemas, instances_for
 
 __all__ = [
@@ -581,6 +581,7 @@ def run_output(examples: int, seed_value: int, keywords: Collection[str] | None 
     """Draw ``examples`` examples (a random schema and a focused one each, with their instances) and
     compare toolreg's standard output with jsonschema-rs's on each instance."""
     report = OutputReport()
+    oracles_of = OraclesBySchema()
     # The random and focused schemas only: the reference draws are for the verdict cross-check.
     drawn = [
         (label, strategy) for label, strategy, _ in example_schemas(keywords) if label != REFERENCE_LABEL
@@ -603,7 +604,7 @@ def run_output(examples: int, seed_value: int, keywords: Collection[str] | None 
                 validator = toolreg.compile(schema)
             except toolreg.SchemaError:
                 continue
-            oracles, evaluator = Oracles(schema), jsonschema_rs.validator_for(schema)
+            oracles, evaluator = oracles_of(schema), jsonschema_rs.validator_for(schema)
             report.schemas += 1
             for instance in _json_only(instances):
                 _compare(report, schema, validator, oracles, instance, evaluator)
