@@ -10,7 +10,7 @@ from toolreg._jsonschema.fast.glance import Glance, glance_of
 from toolreg._jsonschema.pointer import to_pointer
 
 from ._official import Implementation
-from ._oracle import Finding
+from ._oracle import Finding, exact_key
 
 __all__ = ["Implementation", "FastPathMismatch", "load", "findings", "toolreg_errors"]
 
@@ -19,7 +19,28 @@ class FastPathMismatch(AssertionError):
     """toolreg's generated fast path and its reference walk gave different errors."""
 
 
+# The prepared validators (and glances) of the schemas judged last, by the schema's exact key (see
+# ``exact_key``): Hypothesis draws most schemas again and again, and generating a schema's fast path
+# is most of what toolreg's side of judging costs. A prepared validator and a glance keep nothing from
+# one call to the next but what they work out from the schema alone, so those made for an equal
+# schema answer as new ones would.
+_PREPARED_KEPT = 1024
+_prepared: dict[bytes, tuple[toolreg.Validator, Glance | None]] = {}
+# The schema judged last, as an object, with its validator: one schema is judged against several
+# instances in a row.
 _last_compiled: list[tuple[Any, toolreg.Validator, Glance | None]] = []
+
+
+def _prepared_for(schema: Any) -> tuple[toolreg.Validator, Glance | None]:
+    key = exact_key(schema)
+    made = None if key is None else _prepared.pop(key, None)
+    if made is None:
+        made = (toolreg.compile(schema).prepare(), glance_of(schema))
+        if key is not None and len(_prepared) >= _PREPARED_KEPT:
+            del _prepared[next(iter(_prepared))]
+    if key is not None:
+        _prepared[key] = made  # the last asked for comes last
+    return made
 
 
 def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
@@ -30,8 +51,7 @@ def toolreg_errors(schema: Any, instance: Any) -> list[toolreg.ValidationError]:
     answer must be the same verdict.
     """
     if not _last_compiled or _last_compiled[0][0] is not schema:
-        # One schema is judged against several instances in a row: compile it once for them.
-        _last_compiled[:] = [(schema, toolreg.compile(schema).prepare(), glance_of(schema))]
+        _last_compiled[:] = [(schema, *_prepared_for(schema))]
     _, validator, glance = _last_compiled[0]
     fast, reference = validator.validate(instance), validator.validate_reference(instance)
     if fast != reference:
