@@ -458,9 +458,33 @@ DEEP_TREE = DEEP[0]
 def constructs(schema: Any, instance: Any, error_paths: Collection[str]) -> set[str]:
     """The constructs of this module that a schema and an instance exercise, named for the report;
     ``error_paths`` are the instance pointers of the oracle's errors (none: the instance is valid)."""
-    named: set[str] = set()
     if not isinstance(schema, dict):
-        return named
+        return set()
+    declared, dynamic_through_resource, tree = _schema_constructs(schema)
+    named = set(declared)
+    if dynamic_through_resource:
+        named.add("$dynamicRef under unevaluated* through $ref to resources")
+    if tree and _depth(instance) >= DEEP_TREE:
+        deepest = max((len(split(path)) for path in error_paths), default=None)
+        if deepest is None:
+            named.add("recursive unevaluated* tree, valid, 8 or more levels deep")
+        elif deepest >= DEEP_TREE:
+            named.add("recursive unevaluated* tree, invalid 8 or more levels deep")
+    return named
+
+
+# The schema whose constructs were asked for last, with what the schema alone says of them: a schema
+# is counted on each of its instances in a row.
+_last_schema: list[tuple[Any, tuple[frozenset[str], bool, bool]]] = []
+
+
+def _schema_constructs(schema: dict[str, Any]) -> tuple[frozenset[str], bool, bool]:
+    """What the schema alone says: the anchor constructs it declares, whether it is a ``$dynamicRef``
+    under unevaluated* through a ``$ref`` to resources, and whether it may be a recursive tree (its
+    deep instances then exercise one)."""
+    if _last_schema and _last_schema[0][0] is schema:
+        return _last_schema[0][1]
+    named: set[str] = set()
     dialect = _DIALECT_NAMES.get(schema.get("$schema", DIALECT_2020))
     if dialect is not None:
         for name in declared_anchors(schema):
@@ -471,12 +495,8 @@ def constructs(schema: Any, instance: Any, error_paths: Collection[str]) -> set[
                 named.add(f"{dialect} anchor only {grammar} allows")
     unevaluated = {"unevaluatedItems", "unevaluatedProperties"} & schema.keys()
     through_resource = isinstance(schema.get("$ref"), str) and not schema["$ref"].startswith("#")
-    if unevaluated and through_resource and _uses_dynamic_ref(schema):
-        named.add("$dynamicRef under unevaluated* through $ref to resources")
-    if unevaluated and isinstance(schema.get("$ref"), str) and _depth(instance) >= DEEP_TREE:
-        deepest = max((len(split(path)) for path in error_paths), default=None)
-        if deepest is None:
-            named.add("recursive unevaluated* tree, valid, 8 or more levels deep")
-        elif deepest >= DEEP_TREE:
-            named.add("recursive unevaluated* tree, invalid 8 or more levels deep")
-    return named
+    dynamic = bool(unevaluated) and through_resource and _uses_dynamic_ref(schema)
+    tree = bool(unevaluated) and isinstance(schema.get("$ref"), str)
+    said = (frozenset(named), dynamic, tree)
+    _last_schema[:] = [(schema, said)]
+    return said
