@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -30,8 +31,16 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.message import SessionMessage
 
 from . import ToolDiff, ToolregError, diff
-from ._repair import repair_note
-from .mcp import GuardedSession, _Answered, _one_line, _refusal_reason, _RegistryServer, _serve_stdio
+from ._repair import Repair, repair_arguments, repair_note
+from .mcp import (
+    GuardedSession,
+    _Answered,
+    _off_the_loop,
+    _one_line,
+    _refusal_reason,
+    _RegistryServer,
+    _serve_stdio,
+)
 
 __all__ = ["GuardOptions", "UpstreamError", "run"]
 
@@ -41,6 +50,8 @@ logger = logging.getLogger("toolreg.guard")
 MAX_LINE_BYTES = 64 * 1024 * 1024
 # Where a listing says which tools the guard withheld, and why.
 WITHHELD_META = "toolreg/withheld"
+# A call's arguments as the SDK reads them.
+Arguments = dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -350,11 +361,8 @@ class _GuardServer(_RegistryServer):
         if name in self._withheld:
             return _error(f"The tool {_one_line(name[:200])} was not called: {self._withheld[name]}.")
         note = ""
-        local = self._session._imported.get(name)
-        if self._options.repair and local is not None and local in self.registry:
-            repaired, repairs = self.registry.repair(local, {} if arguments is None else arguments)
-            if repairs:
-                arguments, note = repaired, repair_note(repairs)
+        if self._options.repair:
+            arguments, note = await self._repaired(name, arguments)
         # The upstream's progress goes to the client; the SDK drops it when the client asked for none.
         progress = ctx.session.report_progress
         try:
@@ -376,6 +384,21 @@ class _GuardServer(_RegistryServer):
         if note and not result.is_error:
             result.content.append(mcp_types.TextContent(text=note))
         return result
+
+    async def _repaired(self, name: str, arguments: Arguments) -> tuple[Arguments, str]:
+        """The arguments of a call to the upstream's ``name`` repaired (in a thread, as they are
+        checked) and the note saying so, or the arguments as they are and no note."""
+        await self._session._imports_done()
+        entry = self._session._entry(name)
+        if entry is None:
+            return arguments, ""
+        given = {} if arguments is None else arguments
+        check = entry.answers.validate  # which asks for an object too, as registry.repair's does
+        repair = functools.partial(repair_arguments, entry.record.validator, given, validate=check)
+        repaired: tuple[Any, tuple[Repair, ...]] = await _off_the_loop(self.registry, repair)
+        if not repaired[1]:
+            return arguments, ""
+        return repaired[0], repair_note(repaired[1])
 
     def _listed(self, name: str) -> bool:
         """Whether the upstream's last listing holds ``name`` (withheld or not)."""

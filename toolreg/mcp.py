@@ -10,10 +10,11 @@ import logging
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Literal, NoReturn, Self
+from typing import Any, Literal, NoReturn, Self, TypeVar
 
 try:
     import anyio
+    import anyio.to_thread
     import mcp_types
     import uvicorn
     from mcp import ClientSession, MCPError
@@ -50,6 +51,10 @@ from . import (
 # And the one answer to a failed call, which answer(provider="mcp") writes too.
 from ._providers.mcp import failure_result
 
+# And, for the guard's checks, what the registry's own acall reads: a tool's entry (its record and
+# check, in one lookup) and the registry's threads (see _off_the_loop).
+from ._registry import Entry
+
 __all__ = ["server", "serve", "aserve", "GuardedSession", "InvalidResultError", "ListingLimitError"]
 
 logger = logging.getLogger(__name__)
@@ -72,6 +77,8 @@ MAX_LISTED_TOOLS = 10_000
 LIST_SECONDS = 60.0
 # An integer id longer than this is no id a client sent back to match its request.
 _ID_DIGITS = 100
+
+Value = TypeVar("Value")
 
 
 # -- serving a registry -------------------------------------------------------------------------------
@@ -501,6 +508,53 @@ def _one_line(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
 
 
+async def _off_the_loop(registry: ToolRegistry, work: Callable[[], Value]) -> Value:
+    """What ``work()`` returns (or raises), run in one of ``registry``'s threads while the event loop
+    serves every other task: the threads acall checks arguments and runs sync handlers in, never the
+    loop's executor. Where every one of them is busy (with handlers abandoned past their time, say),
+    in one of anyio's worker threads, which wait for a free one rather than refuse: the work is never
+    refused, and never run on the loop. A cancelled caller stops waiting; the work still ends in its
+    thread, bounded by the registry's work budget, and what it came to is dropped."""
+    loop = asyncio.get_running_loop()
+    outcome: asyncio.Future[Value] = loop.create_future()
+
+    def job() -> None:  # a job of the registry's threads must not raise
+        try:
+            came: tuple[Any, BaseException | None] = (work(), None)
+        except BaseException as error:  # the caller's to raise, on the loop
+            came = (None, error)
+        with contextlib.suppress(RuntimeError):  # the loop has closed: no one waits for it now
+            loop.call_soon_threadsafe(_settle, outcome, came)
+
+    if not registry._caller.workers.start(job):
+        return await anyio.to_thread.run_sync(work)
+    return await outcome
+
+
+def _settle(outcome: asyncio.Future[Any], came: tuple[Any, BaseException | None]) -> None:
+    if outcome.done():  # its caller was cancelled meanwhile
+        return
+    value, error = came
+    if error is None:
+        outcome.set_result(value)
+    else:
+        outcome.set_exception(error)
+
+
+def _arguments_refusal(entry: Entry, name: str, arguments: Any) -> str | None:
+    """Why the tool of ``entry`` (the server's ``name``) refuses ``arguments``, for a model, or None
+    when it takes them."""
+    errors = entry.answers.validate(arguments)
+    return format_errors(errors, tool=name).text if errors else None
+
+
+def _result_refusal(record: ToolRecord, name: str, structured: Any) -> InvalidResultError | None:
+    """The error of a structured result its tool's output schema refuses, or None when it fits."""
+    assert record.output_validator is not None
+    errors = record.output_validator.validate(structured)
+    return InvalidResultError(name, list(errors)) if errors else None
+
+
 class GuardedSession(ClientSession):
     """The SDK's ``ClientSession``, which checks each call against the server's own schemas first.
 
@@ -550,6 +604,10 @@ class GuardedSession(ClientSession):
         self._imported: dict[str, str] = {}  # the server's names, and the registry's names for them
         self._refused: dict[str, str] = {}  # the server's names toolreg refused, and why
         self._stale = True
+        # One import at a time, each whole; while one runs (in a thread), the registry holds the
+        # server's tools in part, and a call waits for it to end (the event) before it looks there.
+        self._import_lock = anyio.Lock()
+        self._importing: anyio.Event | None = None
 
         async def handle(message: Any) -> None:
             if isinstance(message, mcp_types.ToolListChangedNotification):
@@ -575,15 +633,37 @@ class GuardedSession(ClientSession):
             self._stale = True  # nothing was imported: the next call lists again
             raise
         tools = [tool for page in pages for tool in page]
-        catalog = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]
-        for name in self._imported.values():
-            if name in self.registry:
-                self.registry.unregister(name)
-        report = import_mcp(self.registry, catalog, lambda tool: _served_remotely, prefix=self._prefix)
+        async with self._import_lock:
+            importing = self._importing = anyio.Event()
+            try:
+                # Checking and compiling the schemas a server lists (costly ones among them, perhaps
+                # on purpose) is work for a thread. Shielded: once begun, the import is adopted whole.
+                with anyio.CancelScope(shield=True):
+                    report = await _off_the_loop(self.registry, functools.partial(self._import, tools))
+            except BaseException:
+                self._stale = True
+                raise
+            finally:
+                self._importing = None
+                importing.set()
         self._imported = dict(report.registered)
         self._refused = {refusal.name: _refusal_reason(refusal) for refusal in report.refused}
         self.report = report
         return report
+
+    def _import(self, tools: list[mcp_types.Tool]) -> ImportReport:
+        """Import ``tools`` in place of the last import's (in a thread: see refresh)."""
+        catalog = [tool.model_dump(by_alias=True, mode="json", exclude_none=True) for tool in tools]
+        for name in self._imported.values():
+            if name in self.registry:
+                self.registry.unregister(name)
+        return import_mcp(self.registry, catalog, lambda tool: _served_remotely, prefix=self._prefix)
+
+    async def _imports_done(self) -> None:
+        """Return once no import is under way: until it ends, the registry holds the server's tools
+        in part, and a tool not there yet would be taken for one toolreg did not import."""
+        while self._importing is not None:
+            await self._importing.wait()
 
     async def _list_pages(self, pages: list[list[mcp_types.Tool]], most_pages: int, most_tools: int) -> None:
         """Append each page of the server's tools to ``pages``, following its cursors."""
@@ -617,18 +697,23 @@ class GuardedSession(ClientSession):
         structured result after (see the class)."""
         if self._stale or (name not in self._imported and name not in self._refused):
             await self.refresh()
+        await self._imports_done()
         if name in self._refused:
             text = (
                 f"The tool {_one_line(name[:200])} was not called: its schema cannot be checked "
                 f"({self._refused[name]}). The server must change the tool before it can be called."
             )
             return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=text)], is_error=True)
-        local = self._imported.get(name)
-        if local is not None and local in self.registry:
-            errors = self.registry.validate(local, {} if arguments is None else arguments)
-            if errors:
-                text = format_errors(errors, tool=name).text
-                return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=text)], is_error=True)
+        entry = self._entry(name)
+        if entry is not None:
+            # Checked in a thread: arguments can be costly to check (300,000 integers under
+            # uniqueItems), and the loop serves every other call meanwhile.
+            given = {} if arguments is None else arguments
+            refusal = await _off_the_loop(
+                self.registry, functools.partial(_arguments_refusal, entry, name, given)
+            )
+            if refusal is not None:
+                return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=refusal)], is_error=True)
         try:
             return await super().call_tool(
                 name, arguments, read_timeout_seconds, progress_callback, **options
@@ -641,14 +726,29 @@ class GuardedSession(ClientSession):
         schema. A tool toolreg did not import has none it can check: its result is taken as it is,
         never handed to the SDK's own check (python-jsonschema, whose patterns run on Python's
         backtracking ``re``)."""
-        local = self._imported.get(name)
-        if local is None or local not in self.registry:
-            return
-        if self.registry.get(local).output_validator is None:
+        await self._imports_done()
+        entry = self._entry(name)
+        if entry is None or entry.record.output_validator is None:
             return
         if result.structured_content is None and "structured_content" not in result.model_fields_set:
             missing = "no structuredContent was sent, though the tool declares an output schema"
             raise InvalidResultError(name, [ValidationError("", "", "structuredContent", missing)])
-        errors = self.registry.validate_output(local, result.structured_content)
-        if errors:
-            raise InvalidResultError(name, list(errors))
+        # In a thread, as the arguments are: a result is the server's, and can be as costly to check.
+        refusal = await _off_the_loop(
+            self.registry,
+            functools.partial(_result_refusal, entry.record, name, result.structured_content),
+        )
+        if refusal is not None:
+            raise refusal
+
+    def _entry(self, name: str) -> Entry | None:
+        """The registry's entry of the server's tool ``name`` (record and check, found in one lookup,
+        which a later change of the registry leaves as it is), or None where toolreg imported no such
+        tool, or it is no longer in the registry."""
+        local = self._imported.get(name)
+        if local is None:
+            return None
+        try:
+            return self.registry._entry(local)
+        except UnknownToolError:
+            return None
