@@ -33,7 +33,7 @@ from conformance.bowtie import MOST_DIGITS, ProtocolError, read, serve
 from tests.paths import ROOT
 from toolreg._cli import main as cli
 from toolreg._jsonschema.errors import ErrorFact, stands_at
-from toolreg._jsonschema.output import TooLarge, bounded_json
+from toolreg._jsonschema.output import TooLarge, bounded_json, recording
 
 MEGABYTES = 200
 CHILD_SECONDS = 120  # a kill, not a measure: each case takes well under a second
@@ -392,17 +392,17 @@ def test_every_depth_up_to_max_depth_gets_one_verdict_on_every_path(caller, monk
 def test_output_answers_when_the_instance_changes_as_it_is_read(monkeypatch):
     # Another thread may shorten a list or drop a name as the recorder reads it: it judges one copy.
     validator = toolreg.compile({"type": "object", "properties": {"a": {"type": "integer"}}})
-    compiled = validator._compiled_schema()
-    key = ("/properties/a", "type")
-    check, calls = compiled.keyword_checks[key], []
+    check = validator._compiled_schema().keyword_checks["/properties/a", "type"]
+    run, calls = recording.Walk._run, []
 
-    def changed_once(instance, path, errors):
-        calls.append(instance)
-        if len(calls) == 1:
-            raise KeyError("a")
-        return check(instance, path, errors)
+    def changed_once(walk, running, instance, path, notes=None):
+        if running is check:
+            calls.append(instance)
+            if len(calls) == 1:
+                raise KeyError("a")
+        return run(walk, running, instance, path, notes)
 
-    monkeypatch.setitem(compiled.keyword_checks, key, changed_once)
+    monkeypatch.setattr(recording.Walk, "_run", changed_once)
     output = validator.output({"a": "x"}, "basic")
     assert [unit["instanceLocation"] for unit in output["errors"]] == ["/a"] and len(calls) == 2
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .errors import ValidationError
@@ -14,7 +14,7 @@ from .pointer import ARRAY_INDEX, Document, split, to_pointer
 from .values import NotJSON, snapshot
 from .vocabulary import DEFAULT_DIALECT, DIALECTS, VOCABULARY, subschemas, vocabulary_uri
 
-__all__ = ["ROOT_URI", "References", "resolve", "entering", "MARKED_IN_TEXT"]
+__all__ = ["ROOT_URI", "References", "resolve", "entering", "MARKED_IN_TEXT", "base_at", "schema_in"]
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 
@@ -102,6 +102,24 @@ def _followed(target: Callable[[list[ValidationError]], tuple[Check, str | None]
     return follow
 
 
+def base_at(bases: Mapping[Path, str], location: Path) -> str:
+    """The base URI in force at the schema object at ``location``, from the base URIs recorded where
+    an ``$id`` changes it (``bases``)."""
+    while location not in bases and location:
+        location = location[:-1]
+    return bases.get(location, ROOT_URI)
+
+
+def schema_in(root: Any, loaded: Mapping[str, Any], location: Path) -> Any:
+    """The schema at ``location``: in ``root``, or in the document read from the URI it starts with."""
+    schema = root
+    if location and type(location[0]) is Document:
+        schema, location = loaded[location[0]], location[1:]
+    for token in location:
+        schema = schema[token]
+    return schema
+
+
 class References:
     """The half of the schema walk that follows references: the index of base URIs, resources and
     anchors made before compilation, the documents read when a reference names them, the checks of
@@ -175,9 +193,7 @@ class References:
 
     def base_of(self, location: Path) -> str:
         """The base URI in force at a schema object."""
-        while location not in self.bases and location:
-            location = location[:-1]
-        return self.bases.get(location, ROOT_URI)
+        return base_at(self.bases, location)
 
     def reference(self, ref: str, location: Path) -> Check:
         target = self._resolve_reference(ref, location)
@@ -239,6 +255,7 @@ class References:
         if not (isinstance(declared, dict) and declared.get("$dynamicAnchor") == name):
             return self._follow(start, location, pointer)  # no dynamic anchor there: a plain $ref
         self.applies_in_place(location[:-1], start, via_ref=pointer)
+        self.ref_targets[pointer] = start  # where it starts, outside every resource that declares the anchor
         self.deferred(declared, start)
         self.dynamic_names.add(name)
         return self._outermost(pointer, start, self.dynamic_anchors[name])
@@ -341,12 +358,7 @@ class References:
         return target
 
     def schema_at(self, location: Path) -> Any:
-        schema = self.root
-        if location and type(location[0]) is Document:
-            schema, location = self.loaded[location[0]], location[1:]
-        for token in location:
-            schema = schema[token]
-        return schema
+        return schema_in(self.root, self.loaded, location)
 
     def refuse_endless_loops(self) -> None:
         """Refuse a cycle of schemas that apply to the same value, naming a ``$ref`` on it."""

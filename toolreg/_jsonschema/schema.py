@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import Masked, ValidationError, trusted_error
 from .evaluated import Note, annotating
@@ -13,7 +13,7 @@ from .findings import Check, Path, Place, no_check, spend
 from .limits import DEFAULT_LIMITS, Limits, LimitsLike
 from .pointer import names_a_key, to_pointer
 from .record import Record, fill
-from .references import MARKED_IN_TEXT, ROOT_URI, References, entering, resolve
+from .references import MARKED_IN_TEXT, ROOT_URI, References, base_at, entering, resolve, schema_in
 from .regex import MAX_PROGRAM, Pattern, Patterns, UnsupportedPattern
 from .settings import Settings
 from .sites import Site
@@ -24,13 +24,22 @@ from .vocabulary import (
     REWRITES,
     VOCABULARIES,
     VOCABULARY,
+    Keyword,
     dialects_of,
     is_annotation,
     keyword_order,
     keywords,
 )
 
-__all__ = ["check_schema", "compile_schema", "compile_with", "guarded_pattern", "Compiled", "Node"]
+__all__ = [
+    "check_schema",
+    "compile_schema",
+    "compile_with",
+    "guarded_pattern",
+    "Allowance",
+    "Compiled",
+    "Node",
+]
 
 
 class Node(Record):
@@ -56,8 +65,234 @@ class Node(Record):
         fill(self, location, pointer, boolean, keywords)
 
 
+# The work bound a validator hands a compiled schema (``fast.work.within_allowance``): whether no instance
+# can make its walk spend more steps than the allowance for each of its values.
+Allowance = Callable[["Compiled"], bool]
+
+
+class _Fields:
+    """The fields of a :class:`Compiled` as it is made, which take plain assignments (see
+    ``_Compiler.finished``)."""
+
+    __slots__ = (
+        "root",
+        "settings",
+        "limits",
+        "dialect",
+        "keywords",
+        "ignored",
+        "asserts_formats",
+        "dynamic",
+        "annotates",
+        "used",
+        "checks",
+        "keyword_checks",
+        "ref_targets",
+        "in_place",
+        "resources",
+        "resource_roots",
+        "dynamic_anchors",
+        "recursive_anchors",
+        "allowance",
+        "_walk",
+        "_order",
+        "_bases",
+        "_loaded",
+        "_patterns",
+        "_nodes",
+        "_within",
+    )
+
+    root: Any
+    settings: Settings
+    # settings.limits, read by every walk.
+    limits: Limits
+    dialect: str
+    keywords: Mapping[str, Keyword]
+    ignored: frozenset[str]
+    asserts_formats: bool
+    # Whether resources are entered for $dynamicRef, and whether subschemas note what they evaluate.
+    dynamic: bool
+    annotates: bool
+    used: frozenset[str]
+    checks: dict[str, Check]
+    keyword_checks: Mapping[tuple[str, str], Check]
+    ref_targets: Mapping[str, Path]
+    in_place: tuple[tuple[Path, Path, str | None], ...]
+    resources: Mapping[str, Path]
+    resource_roots: Mapping[str, str]
+    dynamic_anchors: Mapping[str, Mapping[str, Path]]
+    recursive_anchors: Mapping[str, Path]
+    allowance: Allowance | None
+    _walk: _Compiler
+    _order: Mapping[str, int]
+    _bases: Mapping[Path, str]
+    _loaded: Mapping[str, Any]
+    _patterns: Mapping[str, Pattern]
+    _nodes: dict[str, Node]
+    _within: list[bool]
+
+    def __init__(self, walk: _Compiler, allowance: Allowance | None) -> None:
+        self.root = walk.root
+        self.settings = walk.settings
+        self.limits = walk.limits
+        self.dialect = walk.dialect
+        self.keywords = MappingProxyType(walk.keywords)
+        self.ignored = walk.ignored
+        self.asserts_formats = walk.asserts_formats
+        self.dynamic = walk.dynamic
+        self.annotates = walk.annotates
+        self.used = frozenset(walk.used)
+        # The walk's own tables, seen through read-only views: its checks read them as they run (a
+        # $dynamicRef's anchors among them), and nothing writes to them once it is done.
+        self.checks = walk.checks
+        self.keyword_checks = MappingProxyType(walk.keyword_checks)
+        self.ref_targets = MappingProxyType(walk.ref_targets)
+        self.in_place = tuple(walk.in_place)
+        self.resources = MappingProxyType(walk.resources)
+        self.resource_roots = MappingProxyType(walk.resource_roots)
+        self.dynamic_anchors = MappingProxyType(walk.dynamic_anchors)
+        self.recursive_anchors = MappingProxyType(walk.recursive_anchors)
+        self.allowance = allowance
+        # Read by its own methods alone, so held as they are: the walk itself (which the reference
+        # checks hold too, and a site for the fast path's errors stands on, as theirs do), and its
+        # tables of keywords' places, base URIs, documents read and patterns.
+        self._walk = walk
+        self._order = walk.order
+        self._bases = walk.bases
+        self._loaded = walk.loaded
+        self._patterns = walk.own_patterns
+        self._nodes: dict[str, Node] = {}
+        self._within: list[bool] = []
+
+
+class Compiled(_Fields):
+    """A schema checked and compiled, what :func:`compile_schema` returns: one frozen value holding what
+    validation, the fast path and the standard output read of it.
+
+    ``root`` is the schema snapshot, private (every check reads it as plain JSON; ``Validator.schema``
+    hands out copies); ``checks`` holds the check of each schema object by its pointer (``""`` is the
+    root's); ``keyword_checks`` each keyword's check by its schema object's pointer and its name (and
+    :meth:`site` a site that words its errors); ``ref_targets`` where each reference leads
+    (``$dynamicRef`` and ``$recursiveRef``: where they lead from outside every resource that moves
+    them); ``in_place`` each schema applied to the value of another (source, target, and the pointer
+    of the reference that applies it, if one does); ``used`` every keyword compiled; ``keywords`` the
+    rows of those the schema's dialect and vocabularies check, and ``ignored`` those its vocabularies
+    leave out; ``resources``, ``resource_roots``, ``dynamic_anchors`` and ``recursive_anchors`` where
+    its resources and anchors are (see ``references``); ``allowance`` the work bound (see
+    :meth:`kept_errors_cost`).
+
+    Every field is set as compilation ends and never again: assigning or deleting one raises
+    AttributeError, and each mapping but ``checks`` is a read-only view (``checks`` is the walk's own
+    table, where tests put a root check that fails once, to see a walk judge again from a copy). Two
+    memos fill as they are asked for, from the fields alone, so that the value reads the same before
+    and after: each schema object's :class:`Node` (which registration need not pay for) and the work
+    bound's answer.
+    """
+
+    # Its fields are _Fields's: a Compiled is made one (see _Compiler.finished).
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"a compiled schema is frozen: cannot assign to {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a compiled schema is frozen: cannot delete {name!r}")
+
+    def bounded(self, allowance: Allowance) -> Compiled:
+        """This value with the work bound ``allowance``: itself, where it was compiled with that bound.
+        A value compiled without one, by a caller that compiles before a validator exists to run it (a
+        registry), is handed it here, once, before its checks first run; it takes no other after."""
+        if self.allowance is None:
+            _set_field(self, "allowance", allowance)
+        elif self.allowance is not allowance:
+            raise ValueError("a compiled schema takes one work bound")
+        return self
+
+    def within_allowance(self) -> bool:
+        """The work bound's answer for this schema (False where none was handed in), worked out once."""
+        found = self._within
+        if not found:
+            allowance = self.allowance
+            found.append(allowance is not None and allowance(self))
+        return found[0]
+
+    def kept_errors_cost(self) -> bool:
+        """Whether the errors failing branches of anyOf and oneOf keep past their first cost steps: in a
+        2020-12 schema whose shape the work bound cannot show within the allowance for each value, where
+        the generated code counts too, so that both paths stop alike. Outside 2020-12 there is no
+        generated code, and the first calls' bounds read the schema as written, without the charge:
+        none is made there, nor where no bound was handed in (a schema compiled to be checked only)."""
+        return self.dialect == "2020-12" and self.allowance is not None and not self.within_allowance()
+
+    def schema_at(self, location: Path) -> Any:
+        return schema_in(self.root, self._loaded, location)
+
+    def base_of(self, location: Path) -> str:
+        """The base URI in force at a schema object."""
+        return base_at(self._bases, location)
+
+    def site(self, keyword: str, location: Path, pointer: str) -> Site:
+        """A site of ``keyword`` in the schema object at ``location`` (whose pointer is ``pointer``),
+        which words its errors as its reference check's does: for the errors the fast path finds."""
+        return Site(keyword, location, self.schema_at(location), self._walk, pointer)
+
+    def pattern(self, source: str) -> Pattern:
+        """The compiled pattern of one of the schema's ``pattern`` or ``patternProperties`` sources."""
+        return self._patterns[source]
+
+    def node(self, location: Path) -> Node:
+        """The intermediate form of the compiled schema object at ``location``, made on first request
+        (the fast path asks; registration alone need not pay for it)."""
+        pointer = to_pointer(location)
+        found = self._nodes.get(pointer)
+        if found is not None:
+            return found
+        schema = self.schema_at(location)
+        if isinstance(schema, bool):
+            found = Node(location, pointer, schema, MappingProxyType({}))
+        else:
+            present = [name for name in self._order if name in schema]
+            if "$ref" in schema and self.dialect == "draft-07":
+                present = ["$ref"]
+            found = Node(
+                location,
+                pointer,
+                None,
+                MappingProxyType({name: self._plan(name, schema[name], location) for name in present}),
+            )
+        self._nodes[pointer] = found
+        return found
+
+    def _plan(self, name: str, value: Any, location: Path) -> Any:
+        holds = self.keywords[name].holds
+        here = location + (name,)
+        if holds == "schema" or (holds == "schema-or-list" and not isinstance(value, list)):
+            return here
+        if holds in ("list", "schema-or-list"):
+            return tuple(here + (index,) for index in range(len(value)))
+        if holds == "map":
+            return tuple(
+                (key, here + (key,)) for key, item in value.items() if isinstance(item, (dict, bool))
+            )
+        if name == "$ref":
+            return self.ref_targets[to_pointer(here)]
+        if name == "type":
+            return (value,) if isinstance(value, str) else tuple(value)
+        if name == "pattern":
+            return self.pattern(value)
+        return tuple(value) if isinstance(value, list) else value
+
+
+# Hands a Compiled made without a work bound its one (see Compiled.bounded), past the __setattr__ that
+# refuses every other assignment.
+_set_field = object.__setattr__
+
+
 class _Compiler(References):
-    """One walk over one schema document: each location compiled once, local ``$ref``s resolved."""
+    """One walk over one schema document: each location compiled once, local ``$ref``s resolved; what
+    it made, once it is done, as a :class:`Compiled` (``finished``). The keyword functions ask it
+    what they need as it walks (see ``sites.Compiler``)."""
 
     def __init__(
         self,
@@ -69,6 +304,7 @@ class _Compiler(References):
         annotates: bool = False,
     ) -> None:
         self.root = root
+        self.settings = settings
         self.limits = limits = settings.limits
         assert_formats, documents = settings.assert_formats, settings.documents
         self.documents = {resolve(ROOT_URI, uri): schema for uri, schema in (documents or {}).items()}
@@ -89,8 +325,8 @@ class _Compiler(References):
         # Every keyword compiled anywhere: the fast path writes code only for those it knows.
         self.used: set[str] = set()
         self.patterns = Patterns(limits.max_pattern_program) if patterns is None else patterns
-        # The size of the RE2 programs of this schema's patterns, each counted once (see MAX_PROGRAM).
-        self.programs: dict[str, int] = {}
+        # This schema's patterns by source, whose RE2 programs' sizes count once each (see MAX_PROGRAM).
+        self.own_patterns: dict[str, Pattern] = {}
         self.dynamic_names: set[str] = set()
         # Where URIs lead: each schema resource ($id) and anchor, by absolute URI, and the documents
         # the caller gave, read only when a $ref names them. Nothing is ever fetched.
@@ -121,26 +357,29 @@ class _Compiler(References):
         # Schemas that apply to the same value (allOf, anyOf, oneOf, not, $ref): a cycle of them
         # never reaches a smaller part of the value, so evaluating it would never end.
         self.in_place: list[tuple[Path, Path, str | None]] = []
-        # What the fast path (``fast.codegen``) reuses: each keyword's check, by the keyword's pointer,
-        # and where each $ref leads.
+        # What the fast path (``fast.codegen``) reuses: each keyword's check, by its schema object's
+        # pointer and its name, and where each $ref leads.
         self.keyword_checks: dict[tuple[str, str], Check] = {}
         self.ref_targets: dict[str, Path] = {}
         self.waiting: list[tuple[Any, Path, str]] = []
-        self.nodes: dict[str, Node] = {}
-        # fast.work.within_allowance's answer, worked out once it is first asked for.
-        self.within_allowance: bool | None = None
-        # The work bound (fast.work.within_allowance), handed in by the validator that runs this schema
-        # (see kept_errors_cost): the spec modules never import the speed layer.
-        self.allowance: Callable[[Any], bool] | None = None
+        # What the walk made, once it is done: the checks of anyOf and oneOf ask it as they run.
+        self.result: Compiled | None = None
+
+    def finished(self, allowance: Allowance | None) -> Compiled:
+        """The compiled schema, with the work bound ``allowance`` (see Compiled.kept_errors_cost)."""
+        # Filled in as _Fields, then frozen: a Compiled refuses every assignment, and setting its
+        # fields past that (object.__setattr__) would cost a small schema's compilation a quarter more.
+        made = _Fields(self, allowance)
+        made.__class__ = Compiled
+        assert isinstance(made, Compiled)
+        self.result = made
+        return made
 
     def kept_errors_cost(self) -> bool:
-        """Whether the errors failing branches of anyOf and oneOf keep past their first cost steps: in a
-        2020-12 schema whose shape the work bound cannot show within the allowance for each value, where
-        the generated code counts too, so that both paths stop alike. Outside 2020-12 there is no
-        generated code, and the first calls' bounds read the schema as written, without the charge:
-        none is made there, nor where no bound was handed in (a schema compiled to be checked only)."""
-        allowance = self.allowance
-        return self.dialect == "2020-12" and allowance is not None and not allowance(self)
+        """The compiled schema's answer (see Compiled.kept_errors_cost), asked by the checks of anyOf
+        and oneOf as they run, once the walk is done."""
+        assert self.result is not None
+        return self.result.kept_errors_cost()
 
     def compile(self, schema: Any, location: Path, pointer: str | None = None) -> Check:
         if pointer is None:
@@ -184,11 +423,12 @@ class _Compiler(References):
         """The compiled pattern and what in it needs a backtracking engine, once per schema, or once
         per registry that shares its patterns; RegexSyntaxError or UnsupportedPattern."""
         # A new pattern is built within what this schema has left of MAX_PROGRAM.
-        room = None if source in self.programs else MAX_PROGRAM - sum(self.programs.values())
+        own = self.own_patterns
+        room = None if source in own else MAX_PROGRAM - sum(pattern.program for pattern in own.values())
         found = guarded_pattern(source, self.patterns, room)
-        if source not in self.programs:
-            self.programs[source] = found[0].program
-            total = sum(self.programs.values())
+        if source not in own:
+            own[source] = found[0]
+            total = sum(pattern.program for pattern in own.values())
             if total > MAX_PROGRAM:
                 raise UnsupportedPattern(
                     f"with the patterns before it, RE2's programs for this schema would hold {total} "
@@ -196,52 +436,6 @@ class _Compiler(References):
                     "patterns"
                 )
         return found
-
-    def pattern(self, source: str) -> Pattern:
-        """The compiled pattern (it was checked where the schema holds it)."""
-        return self.pattern_and_risk(source)[0]
-
-    def node(self, location: Path) -> Node:
-        """The intermediate form of the compiled schema object at ``location``, made on first request
-        (the fast path asks; registration alone need not pay for it)."""
-        pointer = to_pointer(location)
-        found = self.nodes.get(pointer)
-        if found is not None:
-            return found
-        schema = self.schema_at(location)
-        if isinstance(schema, bool):
-            found = Node(location, pointer, schema, MappingProxyType({}))
-        else:
-            present = [name for name in self.order if name in schema]
-            if "$ref" in schema and self.dialect == "draft-07":
-                present = ["$ref"]
-            found = Node(
-                location,
-                pointer,
-                None,
-                MappingProxyType({name: self._plan(name, schema[name], location) for name in present}),
-            )
-        self.nodes[pointer] = found
-        return found
-
-    def _plan(self, name: str, value: Any, location: Path) -> Any:
-        holds = self.keywords[name].holds
-        here = location + (name,)
-        if holds == "schema" or (holds == "schema-or-list" and not isinstance(value, list)):
-            return here
-        if holds in ("list", "schema-or-list"):
-            return tuple(here + (index,) for index in range(len(value)))
-        if holds == "map":
-            return tuple(
-                (key, here + (key,)) for key, item in value.items() if isinstance(item, (dict, bool))
-            )
-        if name == "$ref":
-            return self.ref_targets[to_pointer(here)]
-        if name == "type":
-            return (value,) if isinstance(value, str) else tuple(value)
-        if name == "pattern":
-            return self.pattern(value)
-        return tuple(value) if isinstance(value, list) else value
 
     def _admit(self, keyword: str, value: Any, location: Path) -> None:
         """Refuse a keyword that is neither this dialect's nor a well-formed annotation."""
@@ -406,10 +600,11 @@ def compile_schema(
     copy: bool = True,
     text: str | None = None,
     patterns: Patterns | None = None,
+    allowance: Allowance | None = None,
 ) -> Compiled:
     """:func:`compile_with` for a caller that holds the three settings apart (a registry)."""
     settings = Settings(limits, documents, assert_formats)
-    return compile_with(schema, settings, copy=copy, text=text, patterns=patterns)
+    return compile_with(schema, settings, copy=copy, text=text, patterns=patterns, allowance=allowance)
 
 
 def compile_with(
@@ -419,11 +614,13 @@ def compile_with(
     copy: bool = True,
     text: str | None = None,
     patterns: Patterns | None = None,
+    allowance: Allowance | None = None,
 ) -> Compiled:
     """Check ``schema`` and compile it: the root check, and every part the fast path reuses.
     ``copy=False`` takes ``schema`` as a snapshot already made, which nothing else holds, and ``text``
     is that snapshot's JSON text, if known; ``patterns`` the compiled patterns to share (a registry's),
-    with their allowance."""
+    with their allowance; ``allowance`` the work bound of the validator that will run it (none for a
+    schema compiled to be checked only; see Compiled.kept_errors_cost)."""
     limits, documents = settings.limits, settings.documents
     try:
         # A copy, so that no later change to the caller's dict can change what was checked.
@@ -438,7 +635,7 @@ def compile_with(
     ):
         raise SchemaError("documents must map URIs (strings) to schemas")
     try:
-        return _compiled(copied, settings, None if copy else text, patterns)
+        return _compiled(copied, settings, None if copy else text, patterns).finished(allowance)
     except RecursionError:
         # A max_schema_depth raised past what this Python's stack allows.
         raise SchemaError(
@@ -448,6 +645,7 @@ def compile_with(
 
 
 def _compiled(copied: Any, settings: Settings, text: str | None, patterns: Patterns | None) -> _Compiler:
+    """The walk over ``copied``, done, its loops refused."""
     if patterns is None:
         # Shared by a second compilation, as below.
         patterns = Patterns(settings.limits.max_pattern_program)
@@ -462,10 +660,6 @@ def _compiled(copied: Any, settings: Settings, text: str | None, patterns: Patte
         compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
-
-
-# What compile_schema returns: the walk itself, its checks by pointer ("" is the root).
-Compiled = _Compiler
 
 
 def check_schema(

@@ -78,7 +78,8 @@ class Validator:
         documents: Mapping[str, Any] | None = None,
         assert_formats: bool = False,
     ) -> None:
-        self._start(compile_with(schema, Settings.given(limits, documents, assert_formats)))
+        settings = Settings.given(limits, documents, assert_formats)
+        self._start(compile_with(schema, settings, allowance=_within_allowance))
 
     def _start(self, compiled: Compiled | None, root: Any = None, limits: Limits = DEFAULT_LIMITS) -> None:
         self._compiled = _bounded(compiled) if compiled is not None else None
@@ -155,7 +156,7 @@ class Validator:
                 self._fast = self._reference_only
                 return self._fast
             source, fast, _ = generated
-            if _within_allowance(compiled) and type(self).validate is Validator.validate:
+            if compiled.within_allowance() and type(self).validate is Validator.validate:
                 # Where no instance can spend the work budget, the yes/no answer's True is exactly
                 # validate's Ok: validate itself becomes that answer's code (the front), which spares
                 # a valid call the list of errors, the paths and a call, and costs an invalid one
@@ -339,15 +340,16 @@ def _generated(
 
 
 def _bounded(compiled: Compiled) -> Compiled:
-    """``compiled``, handed the work bound its walk reads (see ``Compiled.kept_errors_cost``): here,
-    where the validator reaches into the speed layer, so that the spec modules never do."""
-    compiled.allowance = _within_allowance
-    return compiled
+    """``compiled`` with the work bound its walk reads (see ``Compiled.kept_errors_cost``), which a
+    schema compiled here has from the start, and one a registry compiled takes here."""
+    return compiled.bounded(_within_allowance)
 
 
 def _within_allowance(compiled: Compiled) -> bool:
-    """Whether no instance can spend the work budget (see ``fast.work``): only then is a yes/no
-    answer's True exactly validate's Ok, so only then may the front answer for validate."""
+    """The work bound: whether no instance can spend the work budget (see ``fast.work``), which the
+    validator hands every schema it runs, here, where it reaches into the speed layer, so that the
+    spec modules never do. Only where it holds is a yes/no answer's True exactly validate's Ok, so
+    only there may the front answer for validate."""
     from .fast.work import within_allowance
 
     return within_allowance(compiled)
@@ -484,7 +486,7 @@ def validate(
     instances against one schema, :func:`compile` it once.
     """
     settings = Settings.given(limits, documents, assert_formats)
-    return _walk(_bounded(compile_with(schema, settings)), instance) or OK
+    return _walk(compile_with(schema, settings, allowance=_within_allowance), instance) or OK
 
 
 def checked_schema(validator: Validator) -> Any:

@@ -40,15 +40,6 @@ class _Shape:
 
 
 def within_allowance(compiled: Compiled) -> bool:
-    """:func:`bounded_by_shape`, worked out once for each compiled schema: the generated code asks it,
-    and the reference walk too, at the first branch of anyOf or oneOf that keeps several errors."""
-    found = compiled.within_allowance
-    if found is None:
-        found = compiled.within_allowance = bounded_by_shape(compiled)
-    return found
-
-
-def bounded_by_shape(compiled: Compiled) -> bool:
     """Whether no instance can make the reference walk spend more than ``WORK_PER_VALUE`` steps for
     each of its values, so that its work budget never runs out and the fast path need not count.
 
@@ -60,7 +51,8 @@ def bounded_by_shape(compiled: Compiled) -> bool:
     a part as applying to the same one: at depth 0 ``own``, at depth 1 ``each`` and the ``own`` of
     the parts' schemas, deeper the sum of those schemas' own bounds. A recursive schema makes that
     a least fixed point, found by raising the bounds until none moves. The root's bound is at least
-    that of every schema it reaches, so the answer is no as soon as any passes the allowance.
+    that of every schema it reaches, so the answer is no as soon as any passes the allowance. (The
+    validator hands this to the schemas it runs, which keep the answer: Compiled.within_allowance.)
     """
     if compiled.annotates or compiled.dynamic or compiled.dialect != DEFAULT_DIALECT:
         return False  # notes for unevaluated* and dynamic scopes spend in ways this does not follow

@@ -20,7 +20,6 @@ from ..findings import Path
 from ..keywords.applicators import KEPT_ERROR_STEPS, BranchCheck
 from ..pointer import to_pointer
 from ..schema import Compiled, Node
-from ..sites import Site
 from ..vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
 from .runtime import namespace
 from .source import Block, Source
@@ -286,9 +285,7 @@ class Writer:
         if self.yes_no:
             self.line(depth, self.answers.failed)
             return
-        site = Site(
-            keyword, node.location, self.compiled.schema_at(node.location), self.compiled, node.pointer
-        )
+        site = self.compiled.site(keyword, node.location, node.pointer)
         error = f"E({self.source.constant(site)}, {self.place(path)}, {kept})"
         self.line(depth, f"{self.errors}.append({error})")
 

@@ -429,15 +429,13 @@ class Walk:
     def _dynamic_target(self, location: Path, name: str, held: Any) -> Path:
         """Where a $dynamicRef or $recursiveRef leads from the resources entered, as the check decides."""
         compiled = self.compiled
-        here = location + (name,)
-        reference = "#" if name == "$recursiveRef" else held
-        start: Path = compiled._resolve_reference(reference, here)
+        start = compiled.ref_targets[to_pointer(location + (name,))]  # where it leads from outside
         declared = compiled.schema_at(start)
         if name == "$recursiveRef":
             anchored = isinstance(declared, dict) and declared.get("$recursiveAnchor") is True
             anchors = compiled.recursive_anchors
         else:
-            anchor = resolve(compiled.base_of(location), reference).partition("#")[2]
+            anchor = resolve(compiled.base_of(location), held).partition("#")[2]
             anchored = isinstance(declared, dict) and declared.get("$dynamicAnchor") == anchor
             anchors = compiled.dynamic_anchors.get(anchor, {})
         if anchored:
