@@ -9,7 +9,8 @@ import pytest
 import toolreg
 from tests.paths import ROOT
 from toolreg._jsonschema import validator as validator_module
-from toolreg._jsonschema.schema import Compiled, compile_schema, compile_with
+from toolreg._jsonschema.compiled import Compiled
+from toolreg._jsonschema.schema import compile_schema, compile_with
 from toolreg._jsonschema.settings import Settings
 
 SCHEMA = {

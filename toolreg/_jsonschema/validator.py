@@ -7,12 +7,13 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .compiled import Compiled
 from .errors import OK, Result, ValidationError, trusted_error
 from .exceptions import OutputFormatError
 from .findings import FAILED, Failed, Findings, OverBudget, Verdict
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, budget
 from .pointer import to_pointer
-from .schema import Compiled, compile_with
+from .schema import compile_with
 from .settings import Settings
 from .stack import on_a_stack_of_its_own, on_own_stack
 from .values import json_copy, json_key, plain_copy, survey

@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..compiled import Compiled
 from ..errors import OK, Result, ValidationError
 from ..findings import OverBudget
 from ..limits import Limits
-from ..schema import Compiled
 from ..vocabulary import DEFAULT_DIALECT
 from .kinds import Generator
 from .runtime import NotPlainJSON, plain_json

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..compiled import Node
 from ..findings import Path
 from ..keywords.objects import MISSING_STEPS
 from ..regex import PYTHON_MAX_TEXT, SEARCH_STEP, uncounted_length
-from ..schema import Node
 from ..vocabulary import keywords
 from .source import Block
 from .writer import IN_PLACE, TYPED_KEYWORDS, Writer

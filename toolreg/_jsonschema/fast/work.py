@@ -6,10 +6,10 @@ import collections
 from collections.abc import Callable
 from typing import Any
 
+from ..compiled import Compiled
 from ..findings import Path
 from ..limits import WORK_PER_VALUE
 from ..pointer import to_pointer
-from ..schema import Compiled
 from ..vocabulary import DEFAULT_DIALECT, Keyword, keywords
 
 __all__ = ["within_allowance", "snapshot_within_allowance", "snapshot_steps"]

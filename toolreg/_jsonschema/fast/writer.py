@@ -16,10 +16,10 @@ import contextlib
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from ..compiled import Compiled, Node
 from ..findings import Path
 from ..keywords.applicators import KEPT_ERROR_STEPS, BranchCheck
 from ..pointer import to_pointer
-from ..schema import Compiled, Node
 from ..vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
 from .runtime import namespace
 from .source import Block, Source

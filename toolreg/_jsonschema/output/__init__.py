@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..compiled import Compiled
 from ..errors import ValidationError
 from ..exceptions import OutputFormatError
 from ..findings import Findings
-from ..schema import Compiled
 from .json_text import bounded_json
 from .recording import UNIT_BYTES, TooLarge, evaluate, text_bytes
 from .shapes import Shaper

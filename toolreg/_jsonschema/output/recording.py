@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
+from ..compiled import Compiled
 from ..errors import ValidationError, stands_at, writable
 from ..findings import Evaluated, Findings, Path, Place, no_check, spend
 from ..pointer import Document, escape, to_pointer
 from ..references import resolve
-from ..schema import Compiled
 from ..vocabulary import ANNOTATIONS, VOCABULARY
 
 __all__ = ["NOTHING", "UNIT_BYTES", "TooLarge", "Trail", "Unit", "evaluate", "text_bytes", "trail_text"]
