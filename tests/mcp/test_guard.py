@@ -16,10 +16,13 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'pytoolreg[mcp]'")
 
+import mcp_types
 from mcp import StdioServerParameters
 
 import toolreg
 from tests import accept_any
+from tests.mcp.test_guarded_session import guarded as in_process
+from tests.mcp.test_guarded_session import sdk_server
 from tests.mcp_servers.clients import (
     LEGACY,
     MODERN,
@@ -245,6 +248,53 @@ def test_a_pin_that_cannot_be_read_is_said_and_compares_nothing(tmp_path, capsys
         assert pin_check(tmp_path, TOOLS, strict=True, pinned=pinned) == {}
         said = capsys.readouterr().err
         assert said.startswith("toolreg guard: cannot compare with the pin: "), said
+
+
+def test_the_upstream_is_asked_for_progress_only_where_the_client_asked_for_it():
+    # A progress callback has the SDK ask the upstream for progress (a progressToken in the call's
+    # _meta, which the upstream reads on each call): the guard gives one only for a client's token.
+    tool = mcp_types.Tool(name="echo", input_schema={"type": "object"})
+
+    def answer(params):
+        return mcp_types.CallToolResult(content=[mcp_types.TextContent(text="ok")])
+
+    async def report_progress(*said):
+        pass
+
+    ctx = namespaces.SimpleNamespace(session=namespaces.SimpleNamespace(report_progress=report_progress))
+
+    async def scenario(session, sent):
+        await session.refresh()
+        guard = _GuardServer(session, GuardOptions(("upstream",)), None)
+        tokens = []
+        for meta in ({}, {"_meta": {"progressToken": "p1"}}):
+            params = mcp_types.CallToolRequestParams.model_validate(
+                {"name": "echo", "arguments": {}, **meta}, by_name=False
+            )
+            before = len(sent)
+            assert not (await guard._answer(ctx, params)).is_error
+            [call] = [message for message in sent[before:] if isinstance(message, mcp_types.JSONRPCRequest)]
+            tokens.append((call.params or {}).get("_meta", {}).get("progressToken"))
+        assert tokens[0] is None and tokens[1] is not None
+
+    in_process(sdk_server([tool], answer), scenario)
+
+
+def test_the_guard_serves_without_spans_where_no_tracer_provider_records_them(monkeypatch):
+    from mcp.server._otel import OpenTelemetryMiddleware
+    from opentelemetry import trace
+
+    session = namespaces.SimpleNamespace(registry=toolreg.ToolRegistry())
+
+    def spans():
+        guard = _GuardServer(session, GuardOptions(("upstream",)), None)
+        return [each for each in guard.middleware if isinstance(each, OpenTelemetryMiddleware)]
+
+    assert isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)  # none set in the tests
+    assert spans() == []
+    configured = trace.NoOpTracerProvider()  # as opentelemetry-instrument would set one of its own
+    monkeypatch.setattr(trace, "get_tracer_provider", lambda: configured)
+    assert len(spans()) == 1
 
 
 def test_an_upstream_that_does_not_start_is_bad_input(capfd):
