@@ -578,6 +578,10 @@ class GuardedSession(ClientSession):
     A listing stops with :class:`ListingLimitError` past ``max_pages`` pages (``MAX_LIST_PAGES``),
     ``max_tools`` tools (``MAX_LISTED_TOOLS``) or ``list_seconds`` (``LIST_SECONDS``), so a
     server that sends cursors without end cannot hold a call up for ever.
+
+    The checks of arguments and results, and the import of a listing, run in the registry's threads
+    (those ``acall`` checks in), never on the event loop: a check that takes a second holds up no other
+    task. A call made while a listing is being imported waits for the import, then is checked.
     """
 
     def __init__(
