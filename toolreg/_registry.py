@@ -22,13 +22,15 @@ from ._errors import (
     UnknownToolError,
 )
 from ._feedback import UNPRINTABLE
+from ._jsonschema.compiled import Compiled
 from ._jsonschema.errors import OK, Result, SchemaError, ValidationError, freeze, thaw
 from ._jsonschema.fast.glance import Glance
 from ._jsonschema.fast.quick import vouch
 from ._jsonschema.limits import DEFAULT_LIMITS, Limits, LimitsLike, as_limits
 from ._jsonschema.regex import Pattern, Patterns
-from ._jsonschema.schema import Compiled, compile_schema, guarded_pattern
-from ._jsonschema.validator import Validator, checked_schema
+from ._jsonschema.schema import compile_with, guarded_pattern
+from ._jsonschema.settings import Settings
+from ._jsonschema.validator import Validator, checked_schema, work_bound
 from ._jsonschema.values import NotJSON, json_type, snapshot
 from ._pydantic import function_schemas, is_model, model_handler, model_schema
 from ._signatures import check_handler
@@ -388,8 +390,9 @@ class Registry:
         if validator is None:
             # The snapshot is this call's own, so compiling it needs no second copy. What compiles it
             # holds the registry's settings and patterns, not the registry.
+            settings = Settings(self.limits, self.documents, self.assert_formats)
             compile_it: Callable[[], Compiled] = functools.partial(
-                _compile_snapshot, plain, self.limits, self.documents, self.assert_formats, self._patterns
+                _compile_snapshot, plain, settings, self._patterns
             )
 
             # A schema the quick check vouches for is compiled at its tool's first call: a catalog
@@ -573,19 +576,14 @@ def _document(uri: object, schema: Any, limits: Limits) -> Any:
         raise SchemaError(f"the document {uri!r} is not a JSON schema: {error}") from None
 
 
-def _compile_snapshot(
-    plain: Any,
-    limits: Limits,
-    documents: Mapping[str, Any] | None,
-    assert_formats: bool,
-    patterns: Patterns,
-) -> Compiled:
-    """Compile a registry's own snapshot; its JSON text tells whether anything in it needs indexing."""
+def _compile_snapshot(plain: Any, settings: Settings, patterns: Patterns) -> Compiled:
+    """Compile a registry's own snapshot, with the work bound its validator runs it with; its JSON text
+    tells whether anything in it needs indexing."""
     try:
         text: str | None = _JSON_TEXT(plain)
     except ValueError:
         text = None  # an integer past Python's limit on digits: compiling indexes what it holds
-    return compile_schema(plain, limits, documents, assert_formats, copy=False, text=text, patterns=patterns)
+    return compile_with(plain, settings, copy=False, text=text, patterns=patterns, allowance=work_bound)
 
 
 def _one_line(name: str, what: str, text: object) -> None:

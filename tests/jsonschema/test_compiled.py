@@ -53,11 +53,11 @@ def test_what_it_holds_is_read_only():
             # What its methods alone read, the memos among them (see below); and the schema snapshot,
             # which is private: every check reads it as plain JSON, and Validator.schema hands out copies.
             continue
-        if isinstance(value, Mapping) and field != "checks":
+        if isinstance(value, Mapping):
             assert type(value) is MappingProxyType, field
             with pytest.raises(TypeError):
                 value["x"] = None
-        assert not isinstance(value, list | set | dict) or field == "checks", field
+        assert not isinstance(value, list | set | dict), field
     assert compiled.checks[""] is compiled.checks[""] and set(compiled.used) >= {"$ref", "anyOf", "pattern"}
     assert compiled.ref_targets["/properties/name/$ref"] == ("$defs", "name")
     assert compiled.pattern("^[a-z]+$").search("abc") and compiled.base_of(("$defs",)) == SCHEMA["$id"]
@@ -76,23 +76,21 @@ def test_the_memos_change_nothing_it_reads():
     assert {field: getattr(compiled, field) for field in held} == held
 
 
-def test_the_work_bound_is_given_at_construction_or_once_after():
+def test_the_work_bound_is_given_at_construction_only():
     compiled = compile_with(SCHEMA, Settings(), allowance=allowance)
-    assert compiled.allowance is allowance and compiled.bounded(allowance) is compiled
-    with pytest.raises(ValueError, match="one work bound"):
-        compiled.bounded(lambda compiled: False)
-    # A registry compiles before a validator exists: the validator hands the bound in, once.
-    later = compile_schema(SCHEMA)
-    assert later.allowance is None and later.kept_errors_cost() is False
-    assert later.bounded(allowance) is later and later.allowance is allowance
-    with pytest.raises(ValueError, match="one work bound"):
-        later.bounded(lambda compiled: False)
+    assert compiled.allowance is allowance and not hasattr(compiled, "bounded")
+    # Compiled to be checked only: no bound, and no charge for the errors failing branches keep.
+    unbounded = compile_schema(SCHEMA)
+    assert unbounded.allowance is None and unbounded.kept_errors_cost() is False
 
 
-def test_a_validator_runs_a_value_compiled_with_its_work_bound():
+def test_a_validator_and_a_registry_run_a_value_compiled_with_the_work_bound():
     validator = toolreg.compile(SCHEMA)
-    compiled = validator._compiled_schema()
-    assert isinstance(compiled, Compiled) and compiled.allowance is validator_module._within_allowance
+    registry = toolreg.ToolRegistry()
+    registry.register("t", SCHEMA, lambda **arguments: None)
+    assert registry.validate("t", {"name": "7"})  # an invalid call compiles the schema
+    for compiled in (validator._compiled_schema(), registry.get("t").validator._compiled_schema()):
+        assert isinstance(compiled, Compiled) and compiled.allowance is validator_module.work_bound
 
 
 def test_the_walk_is_named_only_in_the_schema_module():

@@ -120,7 +120,7 @@ class _Fields:
     dynamic: bool
     annotates: bool
     used: frozenset[str]
-    checks: dict[str, Check]
+    checks: Mapping[str, Check]
     keyword_checks: Mapping[tuple[str, str], Check]
     ref_targets: Mapping[str, Path]
     in_place: tuple[tuple[Path, Path, str | None], ...]
@@ -150,7 +150,7 @@ class _Fields:
         self.used = frozenset(walk.used)
         # The walk's own tables, seen through read-only views: its checks read them as they run (a
         # $dynamicRef's anchors among them), and nothing writes to them once it is done.
-        self.checks = walk.checks
+        self.checks = MappingProxyType(walk.checks)
         self.keyword_checks = MappingProxyType(walk.keyword_checks)
         self.ref_targets = MappingProxyType(walk.ref_targets)
         self.in_place = tuple(walk.in_place)
@@ -204,16 +204,6 @@ class Compiled(_Fields):
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError(f"a compiled schema is frozen: cannot delete {name!r}")
 
-    def bounded(self, allowance: Allowance) -> Compiled:
-        """This value with the work bound ``allowance``: itself, where it was compiled with that bound.
-        A value compiled without one, by a caller that compiles before a validator exists to run it (a
-        registry), is handed it here, once, before its checks first run; it takes no other after."""
-        if self.allowance is None:
-            _set_field(self, "allowance", allowance)
-        elif self.allowance is not allowance:
-            raise ValueError("a compiled schema takes one work bound")
-        return self
-
     def within_allowance(self) -> bool:
         """The work bound's answer for this schema (False where none was handed in), worked out once."""
         found = self._within
@@ -223,12 +213,12 @@ class Compiled(_Fields):
         return found[0]
 
     def kept_errors_cost(self) -> bool:
-        """Whether the errors failing branches of anyOf and oneOf keep past their first cost steps: in a
-        2020-12 schema whose shape the work bound cannot show within the allowance for each value, where
-        the generated code counts too, so that both paths stop alike. Outside 2020-12 there is no
-        generated code, and the first calls' bounds read the schema as written, without the charge:
-        none is made there, nor where no bound was handed in (a schema compiled to be checked only)."""
-        return self.dialect == "2020-12" and self.allowance is not None and not self.within_allowance()
+        """Whether the errors failing branches of anyOf and oneOf keep past their first cost steps:
+        where the work bound cannot show the schema within the allowance for each value (in 2020-12,
+        where the generated code counts them too, so that both paths stop alike; in the older
+        dialects, where a registry's glance, whose bound reads the schema without the charge, would
+        not answer either); never where no bound was handed in (a schema compiled to be checked only)."""
+        return self.allowance is not None and not self.within_allowance()
 
     def schema_at(self, location: Path) -> Any:
         return schema_in(self.root, self._loaded, location)
@@ -287,11 +277,6 @@ class Compiled(_Fields):
         if name == "pattern":
             return self.pattern(value)
         return tuple(value) if isinstance(value, list) else value
-
-
-# Hands a Compiled made without a work bound its one (see Compiled.bounded), past the __setattr__ that
-# refuses every other assignment.
-_set_field = object.__setattr__
 
 
 def frozen(walk: Walked, allowance: Allowance | None) -> Compiled:

@@ -17,6 +17,7 @@ from .schema import compile_with
 from .settings import Settings
 from .stack import on_a_stack_of_its_own, on_own_stack
 from .values import json_copy, json_key, plain_copy, survey
+from .vocabulary import DEFAULT_DIALECT
 
 # The standard output is imported where first used, when a validator is asked for its output, and
 # fast/ (every answerer that only makes answers quicker) through _generated below.
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from .fast.codegen import FastCheck, Generated
     from .fast.glance import Glance
 
-__all__ = ["Validator", "compile", "validate", "WALKED_VALUES"]
+__all__ = ["Validator", "compile", "validate", "work_bound", "WALKED_VALUES"]
 
 # How many values of the instances it is called with the reference walk answers for before a
 # validator generates its fast path: about what generating it costs (a millisecond or so).
@@ -80,10 +81,10 @@ class Validator:
         assert_formats: bool = False,
     ) -> None:
         settings = Settings.given(limits, documents, assert_formats)
-        self._start(compile_with(schema, settings, allowance=_within_allowance))
+        self._start(compile_with(schema, settings, allowance=work_bound))
 
     def _start(self, compiled: Compiled | None, root: Any = None, limits: Limits = DEFAULT_LIMITS) -> None:
-        self._compiled = _bounded(compiled) if compiled is not None else None
+        self._compiled = compiled
         self._later: Callable[[], Compiled] | None = None
         self._root = compiled.root if compiled is not None else root
         self._limits = compiled.limits if compiled is not None else limits
@@ -118,7 +119,7 @@ class Validator:
         if compiled is None:
             assert self._later is not None
             # Two threads may both compile it: each gets an equal result, and one is kept.
-            compiled = self._compiled = _bounded(self._later())
+            compiled = self._compiled = self._later()
         return compiled
 
     @property
@@ -340,20 +341,22 @@ def _generated(
         return f"{type(error).__name__}: {error}"
 
 
-def _bounded(compiled: Compiled) -> Compiled:
-    """``compiled`` with the work bound its walk reads (see ``Compiled.kept_errors_cost``), which a
-    schema compiled here has from the start, and one a registry compiled takes here."""
-    return compiled.bounded(_within_allowance)
-
-
-def _within_allowance(compiled: Compiled) -> bool:
-    """The work bound: whether no instance can spend the work budget (see ``fast.work``), which the
-    validator hands every schema it runs, here, where it reaches into the speed layer, so that the
-    spec modules never do. Only where it holds is a yes/no answer's True exactly validate's Ok, so
-    only there may the front answer for validate."""
+def work_bound(compiled: Compiled) -> bool:
+    """The work bound: whether no instance can spend the work budget (see ``fast.work``), which every
+    schema a validator runs is compiled with (a registry's too), given here, where the validator
+    reaches into the speed layer, so that the spec modules never do. Only where it holds is a yes/no
+    answer's True exactly validate's Ok, so only there may the front answer for validate. No code is
+    generated in draft-07 and 2019-09, whose schemas the work bound leaves out; there the coarser
+    bound a registry's glance reads off the schema as written answers, since the glance answers first
+    calls where it holds."""
     from .fast.work import within_allowance
 
-    return within_allowance(compiled)
+    if compiled.dialect == DEFAULT_DIALECT:
+        return within_allowance(compiled)
+    from .fast.glance import glance_of
+
+    glance = glance_of(compiled.root, compiled.limits, compiled.asserts_formats)
+    return glance is not None and glance.may_answer()
 
 
 def _collected(compiled: Compiled, limits: Limits, fast: FastCheck, instance: Any) -> Result:
@@ -487,7 +490,7 @@ def validate(
     instances against one schema, :func:`compile` it once.
     """
     settings = Settings.given(limits, documents, assert_formats)
-    return _walk(compile_with(schema, settings, allowance=_within_allowance), instance) or OK
+    return _walk(compile_with(schema, settings, allowance=work_bound), instance) or OK
 
 
 def checked_schema(validator: Validator) -> Any:

@@ -93,7 +93,7 @@ class Glance:
         if problems or not exact:
             return None, values
         try:
-            if not self._may_answer():
+            if not self.may_answer():
                 return None, values
             return _Reading(self).fits(self._root, instance), values
         except (RecursionError, RuntimeError, LookupError, CostlySearch):
@@ -101,7 +101,8 @@ class Glance:
             # a search of a text so long that the walk counts its steps.
             return None, values
 
-    def _may_answer(self) -> bool:
+    def may_answer(self) -> bool:
+        """Whether it answers at all: where the work bound shows no instance can run out of the budget."""
         sure = self._sure
         if sure is None:
             root = self._root
