@@ -218,6 +218,8 @@ def python_literal(value: Any) -> str:
 
 def _same(ours: Iterable[Finding], theirs: Iterable[Finding], schema_paths: bool) -> bool:
     ours, theirs = list(ours), list(theirs)
+    if ours == theirs:  # the same findings in the same order (none, most often): the same multisets
+        return True
     if Counter((f.path, f.keyword) for f in ours) != Counter((f.path, f.keyword) for f in theirs):
         return False
     if schema_paths and all(finding.schema_path is not None for finding in ours):
@@ -278,6 +280,13 @@ class Report:
     kinds: Counter[Kind] = field(default_factory=Counter)
     found: list[Disagreement] = field(default_factory=list)
 
+    def keyword(self, name: str) -> KeywordCount:
+        """The counts of one keyword, made at its first use."""
+        counts = self.keywords.get(name)
+        if counts is None:
+            counts = self.keywords[name] = KeywordCount()
+        return counts
+
     def count(
         self,
         schema: Any,
@@ -295,11 +304,12 @@ class Report:
             failed.add(finding.keyword)
             failed |= keywords_along(schema, finding.schema_path or "")
         for keyword in used:
-            counts = self.keywords.setdefault(keyword, KeywordCount())
-            counts.instances += 1
-            counts.failed += keyword in failed
-            counts.disagreed += disagreement is not None
+            self.keyword(keyword).instances += 1
+        for keyword in failed.intersection(used):
+            self.keywords[keyword].failed += 1
         if disagreement is not None:
+            for keyword in used:
+                self.keywords[keyword].disagreed += 1
             self.disagreements += 1
             self.raised += disagreement.raised
             self.kinds[disagreement.kind] += 1
@@ -354,7 +364,7 @@ class _CrossCheck:
             report.refused += 1
         report.schemas += 1
         for keyword in oracles.keywords:
-            report.keywords.setdefault(keyword, KeywordCount()).schemas += 1
+            report.keyword(keyword).schemas += 1
         for instance in instances:
             disagreement = compare(self.implementation, oracles, one.schema, instance)
             report.count(one.schema, oracles.keywords, instance, oracles.findings(instance), disagreement)
