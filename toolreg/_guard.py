@@ -31,16 +31,9 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.message import SessionMessage
 
 from . import ToolDiff, ToolregError, diff
+from ._guarded_session import GuardedSession, _off_the_loop, _one_line, _refusal_reason
 from ._repair import Repair, repair_arguments, repair_note
-from .mcp import (
-    GuardedSession,
-    _Answered,
-    _off_the_loop,
-    _one_line,
-    _refusal_reason,
-    _RegistryServer,
-    _serve_stdio,
-)
+from .mcp import _Answered, _RegistryServer, _serve_stdio
 
 __all__ = ["GuardOptions", "UpstreamError", "run"]
 

@@ -13,6 +13,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'py
 import mcp_types as types
 
 import toolreg
+import toolreg._guarded_session
 import toolreg.mcp
 from tests.mcp.test_guarded_session import guarded, sdk_server, text
 from tests.mcp_servers.clients import requests
@@ -122,8 +123,8 @@ def test_the_structured_result_is_checked_off_the_loop(monkeypatch):
 
 def test_a_listing_is_imported_off_the_loop(monkeypatch):
     events = []
-    held = Held("import", toolreg.mcp.import_mcp, events)
-    monkeypatch.setattr(toolreg.mcp, "import_mcp", held)
+    held = Held("import", toolreg._guarded_session.import_mcp, events)
+    monkeypatch.setattr(toolreg._guarded_session, "import_mcp", held)
 
     async def scenario(session, sent):
         async with anyio.create_task_group() as tasks:
@@ -140,8 +141,8 @@ def test_a_call_made_while_a_listing_is_imported_waits_for_it_and_is_checked(mon
 
     async def scenario(session, sent):
         await session.refresh()
-        held = Held("import", toolreg.mcp.import_mcp, events)
-        monkeypatch.setattr(toolreg.mcp, "import_mcp", held)
+        held = Held("import", toolreg._guarded_session.import_mcp, events)
+        monkeypatch.setattr(toolreg._guarded_session, "import_mcp", held)
         results = []
 
         async def call():
