@@ -390,19 +390,18 @@ def test_every_depth_up_to_max_depth_gets_one_verdict_on_every_path(caller, monk
 
 
 def test_output_answers_when_the_instance_changes_as_it_is_read(monkeypatch):
-    # Another thread may shorten a list or drop a name as the recorder reads it: it judges one copy.
+    # Another thread may shorten a list or drop a name as the traced walk reads it: it judges one copy.
     validator = toolreg.compile({"type": "object", "properties": {"a": {"type": "integer"}}})
-    check = validator._compiled_schema().keyword_checks["/properties/a", "type"]
-    run, calls = recording.Walk._run, []
+    opened, calls = recording.Trace.keyword, []
 
-    def changed_once(walk, running, instance, path, notes=None):
-        if running is check:
-            calls.append(instance)
+    def changed_once(trace, schema, name, path):
+        if name == "type" and path:  # the type of "a", not the object's
+            calls.append(path)
             if len(calls) == 1:
                 raise KeyError("a")
-        return run(walk, running, instance, path, notes)
+        return opened(trace, schema, name, path)
 
-    monkeypatch.setattr(recording.Walk, "_run", changed_once)
+    monkeypatch.setattr(recording.Trace, "keyword", changed_once)
     output = validator.output({"a": "x"}, "basic")
     assert [unit["instanceLocation"] for unit in output["errors"]] == ["/a"] and len(calls) == 2
 

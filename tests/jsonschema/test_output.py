@@ -478,3 +478,26 @@ def test_2019_09_recursive_ref_without_the_anchor_stays_where_it_points():
 
 def test_prefix_items_on_an_empty_array_annotates_nothing():
     assert toolreg.compile({"prefixItems": [{}]}).output([])["annotations"] == []
+
+
+def test_the_subschema_of_not_is_recorded_failing_below_a_passing_not():
+    # The output is the walk's record: not applied its subschema, which failed, so not passed.
+    verbose = toolreg.compile({"not": False}).output(1, "verbose")
+    [keyword] = verbose["annotations"]
+    assert (keyword["keywordLocation"], keyword["valid"]) == ("/not", True)
+    [applied] = keyword["annotations"]
+    assert applied["valid"] is False and [unit["error"] for unit in applied["errors"]] == [
+        "no value is allowed here"
+    ]
+
+
+def test_a_chain_of_references_costs_the_output_no_python_stack():
+    # 1,100 references one after another, past Python's recursion limit of 1,000 frames: the traced
+    # walk enters each target in its own loop, as the plain walk's chains do.
+    hops = 1100
+    defs = {f"d{index}": {"$ref": f"#/$defs/d{index + 1}"} for index in range(hops)}
+    defs[f"d{hops}"] = {"type": "integer"}
+    validator = toolreg.compile({"$defs": defs, "$ref": "#/$defs/d0"})
+    [unit] = validator.output("x")["errors"]
+    assert unit["keywordLocation"] == "/$ref" * (hops + 1) + "/type"
+    assert validator.output(1)["valid"] is True

@@ -581,16 +581,7 @@ def test_the_sets_the_modules_use_are_read_from_the_rows():
     assert {row.name for row in VOCABULARY if row.reads_evaluated} == schema._READS_EVALUATED
     assert {row.name for row in VOCABULARY if row.refers} == references._REFERENCES
     assert set(WORDS) == {row.name for row in VOCABULARY if row.words}
-    assert {
-        row.name for row in VOCABULARY if row.output and row.output.evaluates == "names"
-    } == recording._NAMES_EVALUATED
-    assert {
-        row.name for row in VOCABULARY if row.output and row.output.evaluates == "items"
-    } == recording._ITEMS_EVALUATED
-    assert {row.name for row in VOCABULARY if row.output and row.output.judges} == recording._JUDGING
-    assert {
-        row.name for row in VOCABULARY if row.output and row.output.refuses_rest
-    } == recording._REFUSING_REST
+    assert {row.name for row in VOCABULARY if row.refers} == recording._REFERENCES
     strict = {name for name, row in rows.items() if row.export and row.export.openai_strict}
     assert openai_strict._STRICT_KEYWORDS - set(ANNOTATIONS) == strict
 

@@ -106,6 +106,7 @@ class _Fields:
         "_patterns",
         "_nodes",
         "_within",
+        "_derived",
     )
 
     root: Any
@@ -136,6 +137,7 @@ class _Fields:
     _patterns: Mapping[str, Pattern]
     _nodes: dict[str, Node]
     _within: list[bool]
+    _derived: dict[str, Any]
 
     def __init__(self, walk: Walked, allowance: Allowance | None) -> None:
         self.root = walk.root
@@ -169,6 +171,7 @@ class _Fields:
         self._patterns = walk.own_patterns
         self._nodes: dict[str, Node] = {}
         self._within: list[bool] = []
+        self._derived: dict[str, Any] = {}
 
 
 class Compiled(_Fields):
@@ -192,7 +195,7 @@ class Compiled(_Fields):
     table, where tests put a root check that fails once, to see a walk judge again from a copy). Two
     memos fill as they are asked for, from the fields alone, so that the value reads the same before
     and after: each schema object's :class:`Node` (which registration need not pay for) and the work
-    bound's answer.
+    bound's answer; and what readers derive from the fields (see :meth:`derived`).
     """
 
     # Its fields are _Fields's: a Compiled is made one (see frozen).
@@ -235,6 +238,18 @@ class Compiled(_Fields):
     def pattern(self, source: str) -> Pattern:
         """The compiled pattern of one of the schema's ``pattern`` or ``patternProperties`` sources."""
         return self._patterns[source]
+
+    def own_patterns(self) -> Mapping[str, Pattern]:
+        """Every compiled pattern of the schema, by source."""
+        return MappingProxyType(self._patterns)
+
+    def derived(self, name: str, make: Callable[[Compiled], Any]) -> Any:
+        """``make(self)``, made at the first call for ``name`` and kept: what a reader works out from
+        the fields alone (the standard output's traced walk). Two threads may both make it; one is kept."""
+        found = self._derived.get(name)
+        if found is None:
+            found = self._derived[name] = make(self)
+        return found
 
     def node(self, location: Path) -> Node:
         """The intermediate form of the compiled schema object at ``location``, made on first request

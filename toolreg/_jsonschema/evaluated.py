@@ -8,7 +8,7 @@ from typing import Any
 from .errors import ValidationError
 from .findings import Check, Evaluated, Findings, Place, noted
 
-__all__ = ["Note", "collected", "annotating"]
+__all__ = ["Note", "collected", "annotating", "opened_for", "handed_on"]
 
 # What a keyword notes as evaluated of the value its schema object is applied to, given its site:
 # a function of the value, the notes and the errors (for the work budget).
@@ -48,10 +48,7 @@ def annotating(checks: list[Check], notes: list[Note], last: list[Check], resour
     def annotated(instance: Any, path: Place, errors: list[ValidationError]) -> None:
         # Every list is the validation's Findings here (the fast path hands these over with its own).
         findings = errors if isinstance(errors, Findings) else Findings.budget(0)
-        opened = None
-        if last and isinstance(instance, (dict, list)):
-            opened, before = Evaluated(instance), len(errors)
-            findings.notes.append(opened)
+        opened, before = (opened_for(instance, findings) if last else None), len(errors)
         if resource is not None:
             findings.scope.append(resource)
         try:
@@ -68,9 +65,26 @@ def annotating(checks: list[Check], notes: list[Note], last: list[Check], resour
                 findings.notes.pop()
             if resource is not None:
                 findings.scope.pop()
-        if opened is not None and len(errors) == before:
-            around = noted(errors, instance)
-            if around is not None:
-                around.take(opened)
+        if opened is not None:
+            handed_on(opened, instance, errors, before)
 
     return annotated
+
+
+def opened_for(instance: Any, findings: Findings) -> Evaluated | None:
+    """The notes a schema object holding unevaluated* opens for its value, an array or an object, for
+    its keywords and the subschemas applied in place to fill; None for any other value."""
+    if not isinstance(instance, (dict, list)):
+        return None
+    opened = Evaluated(instance)
+    findings.notes.append(opened)
+    return opened
+
+
+def handed_on(opened: Evaluated, instance: Any, errors: list[ValidationError], before: int) -> None:
+    """What a schema object's notes hold, handed to the notes around it if its value passed it (no
+    error after the first ``before``)."""
+    if len(errors) == before:
+        around = noted(errors, instance)
+        if around is not None:
+            around.take(opened)

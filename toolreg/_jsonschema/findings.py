@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import ValidationError, trusted_error
 from .limits import WORK_PER_VALUE, Limits, budget, values_at_a_glance
@@ -70,6 +70,9 @@ class Findings(list[ValidationError]):
     """
 
     __slots__ = ("left", "scope", "notes")
+    # Whether the walk is traced for the standard output, which reads every branch of anyOf (see
+    # ``output.recording``).
+    traces: ClassVar[bool] = False
     left: list[Any]  # [steps left, (instance, limits) to count later or None, Memo or None]
     # The schema resources the walk has entered, outermost first: where "$dynamicRef" looks.
     scope: list[str]

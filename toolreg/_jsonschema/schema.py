@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from .compiled import Allowance, Compiled, frozen
 from .errors import Masked, ValidationError, trusted_error
@@ -30,7 +30,35 @@ from .vocabulary import (
 )
 
 # Compiled, what compilation returns, is importable from here too, where the registry names it.
-__all__ = ["check_schema", "compile_schema", "compile_with", "guarded_pattern", "Compiled"]
+__all__ = [
+    "check_schema",
+    "compile_schema",
+    "compile_with",
+    "guarded_pattern",
+    "traced_walk",
+    "Tracing",
+    "Compiled",
+]
+
+
+class Tracing(Protocol):
+    """What a traced walk (see :func:`traced_walk`) makes of each schema object in place of its check:
+    a check that runs what the plain one runs (each keyword's check in order, then what the object's
+    own keywords evaluate, ``notes``, then ``last``, unevaluatedItems and unevaluatedProperties, within
+    the ``resource`` it enters, if any) and records, as it goes, what each schema object and keyword
+    applied and found; ``boolean`` for a ``true`` or ``false`` schema, whose plain check is ``check``."""
+
+    def schema(
+        self,
+        location: Path,
+        pointer: str,
+        keywords: list[tuple[str, Check]],
+        notes: list[Note],
+        last: list[tuple[str, Check]],
+        resource: str | None,
+    ) -> Check: ...
+
+    def boolean(self, location: Path, pointer: str, check: Check) -> Check: ...
 
 
 class _Compiler(References):
@@ -46,8 +74,10 @@ class _Compiler(References):
         patterns: Patterns | None = None,
         dynamic: bool = False,
         annotates: bool = False,
+        tracing: Tracing | None = None,
     ) -> None:
         self.root = root
+        self.tracing = tracing
         self.settings = settings
         self.limits = limits = settings.limits
         assert_formats, documents = settings.assert_formats, settings.documents
@@ -139,8 +169,9 @@ class _Compiler(References):
     @property
     def chains(self) -> bool:
         """Whether a schema object enters what allOf and $ref apply in its own loop (see _chain):
-        where no resource is entered for $dynamicRef and no notes are taken for unevaluated*."""
-        return not (self.dynamic or self.annotates)
+        where no resource is entered for $dynamicRef, no notes are taken for unevaluated*, and the walk
+        is not traced."""
+        return not (self.dynamic or self.annotates or self.tracing is not None)
 
     def compile_all(self, root: Any) -> None:
         """The root, then every $ref target waiting, one after another."""
@@ -231,17 +262,9 @@ class _Compiler(References):
         return tuple(plan)
 
     def _compile_new(self, schema: Any, location: Path, pointer: str) -> Check:
-        if schema is True:
-            return no_check
-        if schema is False:
-            at = to_pointer(location)
-
-            def reject(instance: Any, path: Place, errors: list[ValidationError]) -> None:
-                message = "no value is allowed here"
-                masked: Masked | None = (None, message, {}) if names_a_key(path) else None
-                errors.append(trusted_error(path, at, "false", message, {}, masked))
-
-            return reject
+        if isinstance(schema, bool):
+            check = self._compile_boolean(schema, location)
+            return check if self.tracing is None else self.tracing.boolean(location, pointer, check)
         if not isinstance(schema, dict):
             raise SchemaError("a schema must be an object or a boolean", schema_path=to_pointer(location))
         present = []
@@ -257,19 +280,29 @@ class _Compiler(References):
         if len(present) > 1:
             # Each keyword in the table's order, whatever the order of the schema's keys.
             present.sort(key=self.order.__getitem__)
-        annotates, chains = self.annotates, self.chains
+        annotates, chains, tracing = self.annotates, self.chains, self.tracing
         notes: list[Note] = []
         last: list[Check] = []  # unevaluatedItems and unevaluatedProperties, which read the notes
+        named: list[tuple[str, Check]] = []  # for a traced walk: each keyword's check, by name
+        last_named: list[tuple[str, Check]] = []
         for keyword in present:
             site, row = Site(keyword, location, schema, self, pointer), self.keywords[keyword]
             check = row.build(schema[keyword], site)
             self.keyword_checks[pointer, keyword] = check
-            if annotates and row.reads_evaluated:
+            if annotates and row.notes is not None:
+                notes.append(row.notes(site))
+            if tracing is not None:
+                # Each keyword traced by name; a format that only annotates checks nothing, but is
+                # traced for its annotation.
+                if check is not no_check or keyword == "format":
+                    (last_named if annotates and row.reads_evaluated else named).append((keyword, check))
+            elif annotates and row.reads_evaluated:
                 last.append(check)
             elif check is not no_check:
                 checks.append(check)
-            if annotates and row.notes is not None:
-                notes.append(row.notes(site))
+        if tracing is not None:
+            resource = self.resource_roots.get(pointer) if self.dynamic else None
+            return tracing.schema(location, pointer, named, notes, last_named, resource)
         if chains and ("allOf" in present or "$ref" in present):
             plan = self.plans[pointer] = self._plan_entering(schema, location, pointer, present)
             return _chain(plan, self.checks, self.plans)
@@ -288,6 +321,19 @@ class _Compiler(References):
                 check(instance, path, errors)
 
         return check_all
+
+    @staticmethod
+    def _compile_boolean(schema: bool, location: Path) -> Check:
+        if schema:
+            return no_check
+        at = to_pointer(location)
+
+        def reject(instance: Any, path: Place, errors: list[ValidationError]) -> None:
+            message = "no value is allowed here"
+            masked: Masked | None = (None, message, {}) if names_a_key(path) else None
+            errors.append(trusted_error(path, at, "false", message, {}, masked))
+
+        return reject
 
 
 def _chain(plan: tuple[Check | str, ...], checks: dict[str, Check], plans: dict[str, Any]) -> Check:
@@ -399,6 +445,20 @@ def _compiled(copied: Any, settings: Settings, text: str | None, patterns: Patte
         compiler.compile_all(copied)
     compiler.refuse_endless_loops()
     return compiler
+
+
+def traced_walk(compiled: Compiled, tracing: Tracing) -> Check:
+    """The reference walk of ``compiled`` compiled once more, each schema object's check made by
+    ``tracing`` from its keywords' checks: the root's check. Nothing is chained past a schema object
+    (see _chain); the keywords' checks, their order, the references and the notes are the plain
+    walk's; the patterns are those ``compiled`` holds."""
+    patterns = Patterns.holding(compiled.own_patterns(), compiled.limits.max_pattern_program)
+    walk = _Compiler(
+        compiled.root, compiled.settings, None, patterns, compiled.dynamic, compiled.annotates, tracing
+    )
+    walk.compile_all(compiled.root)
+    walk.finished(compiled.allowance)
+    return walk.checks[""]
 
 
 def check_schema(

@@ -237,7 +237,8 @@ class Validator:
         ``"hierarchical"``. Locations are evaluation paths (through ``$ref``), absolute schema
         locations (under ``https://toolreg.invalid/schema.json`` where the schema has no ``$id``)
         and instance pointers; failures carry toolreg's messages, passing units their annotations.
-        It walks the schema again, recording as it goes, so it costs more than :meth:`validate`
+        It runs the reference walk again, traced, recording each schema object and keyword it
+        applies, so its verdicts and errors are the walk's; it costs more than :meth:`validate`
         (within four times the work budget); its JSON text is at most ``Limits.max_output_bytes``
         (past it, one ``limit`` error); an unknown ``format`` raises OutputFormatError."""
         return self._outputs(instance, (format,))[0]
@@ -266,8 +267,8 @@ class Validator:
                 if not exact:
                     with contextlib.suppress(RecursionError):
                         instance = plain_copy(instance)
-                # The recorder applies the checks of anyOf, oneOf, not and contains once more for their
-                # words.
+                # The traced walk reads every branch of anyOf, where validate stops at the first that
+                # passes, for what each evaluates.
                 steps = _OUTPUT_WORK * budget(limits, values)
                 try:
                     shaped = output(compiled, instance, shapes, Findings.budget(steps), most)

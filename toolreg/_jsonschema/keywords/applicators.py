@@ -314,13 +314,13 @@ def _branch_check(branches: list[Check], judge: Judge, site: Site, *, until_one:
     """A function, not an object with ``__call__``: calling an object costs Python's recursion limit
     twice what calling a function does, and a value nested ``max_depth`` deep through a union at each
     level must fit in it (see ``Limits.max_depth``). ``until_one``: anyOf is settled by its first
-    passing branch; the rest are read only when none passes, or when a schema around collects what
-    each passing branch evaluates."""
+    passing branch; the rest are read only when none passes, when a schema around collects what
+    each passing branch evaluates, or when the walk is traced for the standard output."""
     costs: list[bool] = []  # kept_errors_cost, read at the first branch that keeps several errors
     compiler = site.compiler  # the compiled schema, once it is done
 
     def check(instance: Any, path: Place, errors: list[ValidationError]) -> None:
-        first_only = until_one and noted(errors, instance) is None
+        first_only = until_one and noted(errors, instance) is None and not getattr(errors, "traces", False)
         outcomes: list[list[ValidationError]] = []
         # Each branch's errors on a list of its own (run_branch, written in place: one frame fewer).
         for branch in branches:

@@ -1,6 +1,8 @@
-"""The recorder: one schema applied to one value, walked again as the reference walk applies it,
-with a unit for each schema and keyword it applies (evaluation path, absolute location, place in the
-instance, verdict, messages, annotation), each counted in the bytes it will take as output."""
+"""The record of one evaluation: the reference walk's checks, compiled once more with each schema
+object's check traced (see ``schema.traced_walk``), applied to one value. Each schema object and
+keyword the walk applies leaves a unit (evaluation path, absolute location, place in the instance,
+verdict, messages, annotation), counted in the bytes it will take as output; its verdicts and errors
+are the walk's own, so the output says what ``validate`` says."""
 
 from __future__ import annotations
 
@@ -10,11 +12,12 @@ from typing import Any
 from urllib.parse import quote
 
 from ..compiled import Compiled
-from ..errors import ValidationError, stands_at, writable
-from ..findings import Evaluated, Findings, Path, Place, no_check, spend
+from ..errors import ValidationError, writable
+from ..evaluated import Note, handed_on, opened_for
+from ..findings import Check, Findings, Path, Place, noted, spend
 from ..pointer import Document, escape, to_pointer
-from ..references import resolve
-from ..vocabulary import ANNOTATIONS, VOCABULARY
+from ..schema import traced_walk
+from ..vocabulary import ANNOTATIONS
 
 __all__ = ["NOTHING", "UNIT_BYTES", "TooLarge", "Trail", "Unit", "evaluate", "text_bytes", "trail_text"]
 
@@ -22,23 +25,9 @@ __all__ = ["NOTHING", "UNIT_BYTES", "TooLarge", "Trail", "Unit", "evaluate", "te
 # are remarks for the reader of the schema ($comment), which the specification keeps out of output.
 _VALUE_ANNOTATIONS = frozenset(ANNOTATIONS) - {"$schema", "$comment", "example", "discriminator"}
 
-# Keywords that hold subschemas applied to the instance itself: what they evaluate of it counts for
-# the unevaluated* beside them, when the subschema passes (never through not, which passes on failure).
-_IN_PLACE = frozenset(row.name for row in VOCABULARY if row.in_place) - {"not"}
-# What the rows' output groups say (see vocabulary.Output), a pair for each row of every dialect; a row
-# without one has none of these facts.
-_OUTPUT = [(row.name, row.output) for row in VOCABULARY if row.output is not None]
-# What each keyword's annotation evaluates of an object or an array, for unevaluated*.
-_NAMES_EVALUATED = frozenset(name for name, facts in _OUTPUT if facts.evaluates == "names")
-_ITEMS_EVALUATED = frozenset(name for name, facts in _OUTPUT if facts.evaluates == "items")
-# Keywords whose failure is their own judgement of their subschemas' results (not "every one passes"),
-# so their verdict and words are the check's own.
-_JUDGING = frozenset(name for name, facts in _OUTPUT if facts.judges)
-# Keywords that hold a schema for the parts nothing else covers: a `false` one is one error, worded
-# by the keyword's check, rather than one per part.
-# The keywords whose row refuses the rest in some dialect (see _refuses_rest, which reads the row of
-# the schema's own dialect).
-_REFUSING_REST = frozenset(name for name, facts in _OUTPUT if facts.refuses_rest)
+# The keywords whose subschema is another schema object's, reached by reference: the units below
+# them go on along the keyword's own evaluation path.
+_REFERENCES = frozenset(("$ref", "$dynamicRef", "$recursiveRef"))
 NOTHING = object()
 
 # What one unit of the output costs as JSON text beyond its strings, at most: its keys and punctuation
@@ -93,7 +82,6 @@ class Unit:
         "errors",
         "annotation",
         "children",
-        "applied",
     )
 
     def __init__(
@@ -111,18 +99,173 @@ class Unit:
         self.errors: list[str] = []
         self.annotation: Any = NOTHING
         self.children: list[Unit] = []
-        # The items an array keyword applied its subschema to, where it holds `false` and so has no
-        # unit for each: what its annotation `true` evaluated.
-        self.applied: list[int] = []
 
 
-# A subschema a keyword applies: its location, the value and its place, its evaluation path, and the
-# base URI of the resource entered, for a reference followed (None for any other subschema).
-_Applied = tuple[Path, Any, Place, Trail, "str | None"]
+class Traced(Findings):
+    """The errors of a traced walk, and the :class:`Trace` its schema objects write to, which the
+    lists of their branches share."""
+
+    __slots__ = ("trace",)
+    traces = True
+    trace: Trace
+
+    def scratch(self) -> Traced:
+        found = Traced()
+        found.left, found.scope, found.notes, found.trace = self.left, self.scope, self.notes, self.trace
+        return found
 
 
-class Walk:
-    """The evaluation a recorder makes: each schema and keyword applied, where, and what it found.
+# A keyword's check as a traced schema object runs it: its name, its check, the pointer of the
+# keyword, the Python type of the values it speaks of, where it applies subschemas to their parts
+# (None: it speaks of every value), whether its check may find errors of its own (rather than only
+# hand on those of the subschemas it applies), and, for a $ref the walk may enter in place of calling
+# its check, the pointer of its target.
+_Traced = tuple[str, Check, str, "type | None", bool, "str | None"]
+
+
+class Tracer:
+    """The checks of a traced walk (see ``schema.Tracing``): each schema object's check runs its
+    keywords' checks as the plain one does, between the unit it opens and reads once they are done.
+
+    A value ``max_depth`` deep must fit in Python's recursion limit as it does for the plain walk
+    (docs/limits.md), so each schema object's check is one Python frame, and one that holds no
+    unevaluated* and enters no resource enters the schema object a ``$ref`` leads to in its own loop,
+    as the plain walk's chains do (see ``schema._chain``), rather than calling the reference's check:
+    a chain of references costs no Python stack."""
+
+    def __init__(self, compiled: Compiled) -> None:
+        self.compiled = compiled
+        # Each schema object whose keywords a $ref may enter in place: its location and keywords.
+        self.plans: dict[str, tuple[Path, list[_Traced]]] = {}
+
+    def _keyword(self, location: Path, pointer: str, name: str, check: Check) -> _Traced:
+        compiled = self.compiled
+        row = compiled.keywords[name]
+        parts = {"object": dict, "array": list}.get(row.instance_type or "") if row.holds else None
+        facts = row.output
+        held = compiled.schema_at(location)[name]
+        # An assertion's errors are its own. Of the keywords holding subschemas, those that judge what
+        # their subschemas found, those holding `false` for the parts nothing else covers (one error,
+        # worded by the keyword), and draft-07's dependencies (its lists of names) word errors of their
+        # own; the others hand on their subschemas' errors.
+        owns = (
+            not row.holds
+            or name == "dependencies"
+            or (facts is not None and (facts.judges or (held is False and facts.refuses_rest)))
+        )
+        at = f"{pointer}/{name}"
+        # A $ref's check spends a step and calls its target's, where the schema enters no resource and
+        # notes nothing (see references.deferred): what the loop below does without the call.
+        plain = name == "$ref" and not (compiled.dynamic or compiled.annotates)
+        enters = to_pointer(compiled.ref_targets[at]) if plain else None
+        return name, check, at, parts, owns, enters
+
+    def schema(
+        self,
+        location: Path,
+        pointer: str,
+        keywords: list[tuple[str, Check]],
+        notes: list[Note],
+        last: list[tuple[str, Check]],
+        resource: str | None,
+    ) -> Check:
+        first = [self._keyword(location, pointer, name, check) for name, check in keywords]
+        if notes or last or resource is not None:
+            after = [self._keyword(location, pointer, name, check) for name, check in last]
+            return _annotating(location, pointer, first, notes, after, resource)
+        self.plans[pointer] = (location, first)
+        return self._chained(location, pointer, first)
+
+    def _chained(self, location: Path, pointer: str, first: list[_Traced]) -> Check:
+        plans = self.plans
+
+        def traced(instance: Any, path: Place, errors: list[ValidationError]) -> None:
+            assert isinstance(errors, Traced)
+            trace = errors.trace
+            unit = trace.entered(location, path)
+            # The schema objects entered, innermost last: the keywords left, the unit, the count of
+            # errors before it, its pointer, and the $ref unit that entered it (with its own count).
+            pending: list[tuple[Iterator[_Traced], Unit, int, str, tuple[Unit, str, int] | None]]
+            pending = [(iter(first), unit, len(errors), pointer, None)]
+            while pending:
+                keywords, schema, before, at_schema, via = pending[-1]
+                for name, check, at, parts, owns, enters in keywords:
+                    if parts is not None and not isinstance(instance, parts):
+                        continue  # it speaks of the parts of another kind of value: nothing here
+                    keyword, ahead = trace.keyword(schema, name, path), len(errors)
+                    if enters is not None and enters in plans:
+                        spend(errors)  # as the reference's check spends
+                        target, its_keywords = plans[enters]
+                        inner = trace.entered(target, path)
+                        pending.append((iter(its_keywords), inner, len(errors), enters, (keyword, at, ahead)))
+                        break
+                    check(instance, path, errors)
+                    trace.judged(keyword, at, errors, ahead, owns, instance)
+                else:
+                    pending.pop()
+                    trace.closed(schema, at_schema, errors, before, owns=False)
+                    if via is not None:
+                        keyword, at, ahead = via
+                        trace.judged(keyword, at, errors, ahead, False, instance)
+
+        return traced
+
+    def boolean(self, location: Path, pointer: str, check: Check) -> Check:
+        def traced(instance: Any, path: Place, errors: list[ValidationError]) -> None:
+            assert isinstance(errors, Traced)
+            trace = errors.trace
+            unit, before = trace.entered(location, path), len(errors)
+            check(instance, path, errors)
+            trace.closed(unit, pointer, errors, before, owns=True)
+
+        return traced
+
+
+def _annotating(
+    location: Path,
+    pointer: str,
+    first: list[_Traced],
+    notes: list[Note],
+    after: list[_Traced],
+    resource: str | None,
+) -> Check:
+    """The traced check of a schema object holding unevaluated*, or entering a resource: what
+    evaluated.annotating runs, each keyword traced."""
+
+    def traced(instance: Any, path: Place, errors: list[ValidationError]) -> None:
+        assert isinstance(errors, Traced)
+        trace = errors.trace
+        unit, before = trace.entered(location, path), len(errors)
+        opened = opened_for(instance, errors) if after else None
+        if resource is not None:
+            errors.scope.append(resource)
+        try:
+            for keywords in (first, after):
+                if keywords is after:
+                    found = opened or noted(errors, instance)
+                    if found is not None:
+                        for note in notes:
+                            note(instance, found, errors)
+                for name, check, at, parts, owns, _ in keywords:
+                    if parts is not None and not isinstance(instance, parts):
+                        continue
+                    keyword, ahead = trace.keyword(unit, name, path), len(errors)
+                    check(instance, path, errors)
+                    trace.judged(keyword, at, errors, ahead, owns, instance)
+        finally:
+            if opened is not None:
+                errors.notes.pop()
+            if resource is not None:
+                errors.scope.pop()
+        if opened is not None:
+            handed_on(opened, instance, errors, before)
+        trace.closed(unit, pointer, errors, before, owns=False)
+
+    return traced
+
+
+class Trace:
+    """The units of one traced evaluation, as its schema objects open and close them.
 
     Each unit, message and annotation is counted as it is recorded, at the length it takes as JSON in
     the largest format (``verbose``) plus :data:`UNIT_BYTES` for each unit and message: past
@@ -130,16 +273,25 @@ class Walk:
     at a time, and absolute locations once each, so counting costs what the output's own strings do.
     """
 
-    def __init__(self, compiled: Compiled, findings: Findings, most_bytes: int) -> None:
-        self.compiled, self.findings = compiled, findings
+    def __init__(self, compiled: Compiled, most_bytes: int) -> None:
+        self.compiled = compiled
         self.left = most_bytes
         # The JSON length of each place's pointer, by the place's id: the units keep every place alive.
         self.places: dict[int, int] = {}
         # Each location's absolute URI, with its JSON length, made once.
         self.absolutes: dict[tuple[Path, str | None], tuple[str, int]] = {}
-        # Each schema annotation value as written (a copy: the snapshot stays private; an integer too
-        # long to write as its words) and its JSON length, by its location.
-        self.annotations: dict[Path, tuple[Any, int]] = {}
+        # Each schema object's annotation keywords, with their values as written (a copy: the snapshot
+        # stays private; an integer too long to write as its words) and JSON lengths, by location.
+        self.annotations: dict[Path, list[tuple[str, Any, int]]] = {}
+        # The units open, outermost first: each schema object's, with the keyword's it is applying.
+        self.open: list[Unit] = []
+        self.root: Unit | None = None
+        # The units of then and else, which if applies, each by the id of the schema unit below it.
+        self.branches: dict[int, Unit] = {}
+        # The errors already a unit's own, by id, and kept alive so that no id is taken again: an error
+        # goes up through every unit around the one that found it.
+        self.claimed: set[int] = set()
+        self.kept: list[ValidationError] = []
 
     def charge(self, size: int) -> None:
         self.left -= size
@@ -167,335 +319,151 @@ class Walk:
             size = self.places[id(place)] = self.place_bytes(parent) + 1 + step
         return size
 
-    def said(self, unit: Unit, errors: list[ValidationError]) -> None:
-        """The messages of ``errors`` as the unit's, each counted as an output unit of its own."""
-        for error in errors:
-            message = error.message
-            self.charge(UNIT_BYTES + unit.head + text_bytes(message))
-            unit.errors.append(message)
+    def said(self, unit: Unit, message: str) -> None:
+        """A message of the unit's, counted as an output unit of its own."""
+        self.charge(UNIT_BYTES + unit.head + text_bytes(message))
+        unit.errors.append(message)
 
     def annotated(self, unit: Unit, annotation: Any, size: int) -> None:
         self.charge(size)
         unit.annotation = annotation
 
-    def schema(self, location: Path, instance: Any, path: Place, evaluation: Trail) -> Unit:
-        """The unit of the schema at ``location`` applied to ``instance``, with a unit for each of its
-        keywords. Each keyword is read in two steps around the subschemas it applies, which are
-        applied here: the walk recurses through this method alone, one Python frame for each schema
-        object on the way down (a value ``max_depth`` deep must fit in Python's recursion limit)."""
-        spend(self.findings)
-        compiled = self.compiled
-        node = compiled.node(location)
-        unit = self.unit(evaluation, location, path, None)
-        if node.boolean is not None:
-            if not node.boolean:
-                unit.valid = False
-                # A `false` that a keyword reads as "no more" has no check of its own: the keyword words it.
-            check = compiled.checks.get(node.pointer)
-            if check:
-                self.said(unit, self._run(check, instance, path))
-            else:
-                self.charge(UNIT_BYTES + unit.head + 7)
-                unit.errors = ["fails"]
+    def entered(self, location: Path, path: Place) -> Unit:
+        """The unit of the schema object at ``location`` applied to the value at ``path``, below the
+        keyword unit applying it: along the keyword's evaluation path, through the tokens that lead
+        from the keyword to the subschema (none through a reference)."""
+        if not self.open:
+            unit = self.root = self.unit((), location, path, None)
+            self.open.append(unit)
             return unit
-        resource = compiled.resource_roots.get(node.pointer) if location else None
-        scope = self.findings.scope
-        if resource is not None:
-            scope.append(resource)
-        try:
-            for name, plan in node.keywords.items():
-                prepared = self._keyword(node.pointer, location, name, plan, instance, path, unit)
-                if prepared is None:
-                    continue
-                child, applied = prepared
-                if applied is None:  # an assertion, judged already
-                    unit.children.append(child)
-                    continue
-                for below, value, place, trail, entered in applied:
-                    if entered is None:
-                        child.children.append(self.schema(below, value, place, trail))
-                        continue
-                    spend(self.findings)  # a reference followed, as the check spends
-                    scope.append(entered)
-                    try:
-                        child.children.append(self.schema(below, value, place, trail))
-                    finally:
-                        scope.pop()
-                self._finish(child, node.pointer, location, name, instance, path, unit)
-                unit.children.append(child)
-        finally:
-            if resource is not None:
-                scope.pop()
-        held = compiled.schema_at(location)
-        for name in held:
-            if name in _VALUE_ANNOTATIONS and name not in node.keywords:
-                child = self.unit(_below(evaluation, name), location, path, name)
-                self.annotated(child, *self._annotation(location + (name,), held[name]))
-                unit.children.append(child)
-        unit.valid = all(child.valid for child in unit.children)
+        above = self.open[-1]
+        assert above.keyword is not None
+        evaluation = above.evaluation
+        if above.keyword not in _REFERENCES:
+            at = above.location + (above.keyword,)
+            if location[: len(at)] == at:
+                for token in location[len(at) :]:
+                    evaluation = _below(evaluation, _escaped(str(token)))
+            else:  # then or else, which if applies: a keyword unit of its own, beside if's
+                schema = self.open[-2]
+                word = str(location[-1])
+                above = self.unit(_below(schema.evaluation, word), schema.location, path, word)
+                schema.children.append(above)
+                evaluation = above.evaluation
+        unit = self.unit(evaluation, location, path, None)
+        if above is not self.open[-1]:
+            self.branches[id(unit)] = above
+        above.children.append(unit)
+        self.open.append(unit)
         return unit
 
-    def _annotation(self, location: Path, value: Any) -> tuple[Any, int]:
-        """A schema value as an annotation, and its JSON length with its key's."""
+    def keyword(self, schema: Unit, name: str, path: Place) -> Unit:
+        """The unit of a keyword of the schema object open, entered."""
+        unit = self.unit(_below(schema.evaluation, name), schema.location, path, name)
+        schema.children.append(unit)
+        self.open.append(unit)
+        return unit
+
+    def judged(
+        self, unit: Unit, pointer: str, errors: list[ValidationError], before: int, owns: bool, instance: Any
+    ) -> None:
+        """A keyword's unit, once its check ran: failing where its check added errors (``if`` never
+        does: its branch's unit holds the verdict), with the messages of those that are its own, and
+        its annotation, as what its subschemas were applied to says."""
+        self.open.pop()
+        name = unit.keyword
+        failed = len(errors) > before
+        unit.valid = name == "if" or not failed
+        if failed and owns:
+            self._own(unit, pointer, errors, before)
+        if name == "contains" or (name == "oneOf" and sum(child.valid for child in unit.children) > 1):
+            # contains: the items that matched; oneOf failing for the branches that passed (the
+            # others' failures are not why).
+            unit.children = [child for child in unit.children if child.valid]
+        self._annotate(unit, instance)
+
+    def closed(
+        self, unit: Unit, pointer: str, errors: list[ValidationError], before: int, owns: bool
+    ) -> None:
+        """A schema object's unit, once its keywords ran: failing where they added errors, with its own
+        (a `false` schema's), then its annotation keywords' units."""
+        self.open.pop()
+        if len(errors) > before:
+            unit.valid = False
+            if owns:
+                self._own(unit, pointer, errors, before)
+        for name, value, size in self._annotations(unit.location):
+            child = self.unit(_below(unit.evaluation, name), unit.location, unit.instance, name)
+            self.annotated(child, value, size)
+            unit.children.append(child)
+        branch = self.branches.pop(id(unit), None)
+        if branch is not None:
+            branch.valid = unit.valid
+
+    def _own(self, unit: Unit, pointer: str, errors: list[ValidationError], before: int) -> None:
+        """The messages of the errors added since ``before`` that stand at this unit's keyword and no
+        unit below has taken (a `false` subschema at the same pointer as the keyword holding it)."""
+        for index in range(before, len(errors)):
+            error = errors[index]
+            if error.schema_path == pointer and id(error) not in self.claimed:
+                self.claimed.add(id(error))
+                self.kept.append(error)
+                self.said(unit, error.message)
+
+    def _annotate(self, unit: Unit, instance: Any) -> None:
+        """A keyword's annotation, from the units of what its subschemas were applied to: the names of
+        the properties, or, for items, ``true`` (the index of the last one, where an array of schemas
+        stops short), the items contains matched (2020-12), and a format's name."""
+        name, children, compiled = unit.keyword, unit.children, self.compiled
+        assert name is not None
+        row = compiled.keywords[name]
+        evaluates = row.output.evaluates if row.output is not None else ""
+        if evaluates == "names":
+            names = list(dict.fromkeys(str(child.instance[1]) for child in children))  # type: ignore[misc]
+            if unit.valid or children:
+                self.annotated(unit, names, 2 + sum(text_bytes(key) + 4 for key in names))
+        elif name == "contains":
+            if compiled.dialect == "2020-12":
+                indexes = [child.instance[1] for child in children]  # type: ignore[misc]
+                self.annotated(unit, indexes, 2 + sum(len(str(index)) + 2 for index in indexes))
+        elif evaluates == "items" and children:
+            held = compiled.schema_at(unit.location)[name]
+            if isinstance(held, list):  # prefixItems, or an array of schemas in items
+                self.annotated(unit, True if len(children) == len(instance) else len(children) - 1, 12)
+            else:
+                self.annotated(unit, True, 12)
+        elif name == "format" and unit.valid:
+            self.annotated(
+                unit, *self._value(unit.location + (name,), compiled.schema_at(unit.location)[name])
+            )
+
+    def _annotations(self, location: Path) -> list[tuple[str, Any, int]]:
+        """The annotation keywords of the schema object at ``location`` that no keyword row checks."""
         found = self.annotations.get(location)
         if found is None:
-            written = writable(value)
-            found = self.annotations[location] = (written, len(json.dumps(written)) + 20)
+            held = self.compiled.schema_at(location)
+            found = []
+            if isinstance(held, dict):
+                checked = self.compiled.node(location).keywords
+                for name, value in held.items():
+                    if name in _VALUE_ANNOTATIONS and name not in checked:
+                        found.append((name, *self._value(location + (name,), value)))
+            self.annotations[location] = found
         return found
 
-    def _run(
-        self, check: Any, instance: Any, path: Place, notes: Evaluated | None = None
-    ) -> list[ValidationError]:
-        """The errors toolreg's own check finds, on this evaluation's budget and scope."""
-        found = self.findings.scratch()
-        found.notes = [notes] if notes is not None else []
-        check(instance, path, found)
-        return list(found)
-
-    def _keyword(
-        self,
-        pointer: str,
-        location: Path,
-        name: str,
-        plan: Any,
-        instance: Any,
-        path: Place,
-        parent: Unit,
-    ) -> tuple[Unit, list[_Applied] | None] | None:
-        """A keyword's unit, and the subschemas it applies (each to be applied by ``schema``, then
-        read by ``_finish``), None for an assertion, judged here; None where the keyword speaks of
-        nothing here."""
-        compiled = self.compiled
-        row = compiled.keywords[name]
-        if row.holds and row.instance_type is None and not row.in_place:
-            return None  # $defs and definitions: a place for schemas, applied to nothing
-        evaluation = _below(parent.evaluation, name)
-        held = compiled.schema_at(location)[name]
-        unit = self.unit(evaluation, location, path, name)
-        applied: list[_Applied] = []
-        if name in ("$ref", "$dynamicRef", "$recursiveRef"):
-            target = plan if name == "$ref" else self._dynamic_target(location, name, held)
-            applied.append((target, instance, path, evaluation, compiled.base_of(target)))
-        elif name in ("allOf", "anyOf", "oneOf"):
-            for index, below in enumerate(plan):
-                applied.append((below, instance, path, _below(evaluation, str(index)), None))
-        elif name in ("not", "if"):
-            applied.append((plan, instance, path, evaluation, None))
-        elif name in ("then", "else"):
-            condition = next((child for child in parent.children if child.keyword == "if"), None)
-            if condition is None or condition.children[0].valid != (name == "then"):
-                return None
-            applied.append((plan, instance, path, evaluation, None))
-        elif name in ("dependentSchemas", "dependencies"):
-            if not isinstance(instance, dict):
-                return None
-            if name == "dependencies":
-                # Draft-07's lists of names are judged at the keyword, as dependentRequired is; its
-                # schemas are applied below, as dependentSchemas applies them (validate() says the same).
-                check = compiled.keyword_checks.get((pointer, name), no_check)
-                here = f"{pointer}/{name}"
-                self.said(
-                    unit, [error for error in self._run(check, instance, path) if error.schema_path == here]
-                )
-            for key, below in plan:
-                if key in instance:
-                    applied.append((below, instance, path, _below(evaluation, _escaped(key)), None))
-        elif row.holds:
-            parts = self._parts(unit, name, plan, held, instance, path, parent)
-            if parts is None:
-                return None
-            applied = parts
-        else:
-            check = compiled.keyword_checks.get((pointer, name), no_check)
-            errors = self._run(check, instance, path) if check is not no_check else []
-            self.said(unit, errors)
-            unit.valid = not errors
-            if name == "format" and not errors:
-                self.annotated(unit, *self._annotation(location + (name,), held))
-            elif check is no_check:
-                return None  # an identifier, an anchor, or a bound that contains applies
-            return unit, None
-        return unit, applied
-
-    def _finish(
-        self, unit: Unit, pointer: str, location: Path, name: str, instance: Any, path: Place, parent: Unit
-    ) -> None:
-        """A keyword's verdict, read once the subschemas it applies have been."""
-        compiled = self.compiled
-        held = compiled.schema_at(location)[name]
-        if name in _JUDGING or (held is False and _refuses_rest(compiled, name)):
-            check = compiled.keyword_checks.get((pointer, name), no_check)
-            self._own_errors(unit, check, instance, path, parent)
-            unit.valid = not unit.errors
-            if name == "contains":
-                matching = [child for child in unit.children if child.valid]
-                unit.children = matching
-                if compiled.dialect == "2020-12":
-                    indexes = [child.instance[1] for child in matching]  # type: ignore[misc]
-                    self.annotated(unit, indexes, 2 + sum(len(str(index)) + 2 for index in indexes))
-            elif name == "oneOf" and sum(child.valid for child in unit.children) > 1:
-                # Failing for the branches that passed: the others' failures are not why.
-                unit.children = [child for child in unit.children if child.valid]
-            if held is False:
-                unit.children = []
-        elif name != "if":  # whichever way the condition goes, if itself passes
-            unit.valid = not unit.errors and all(child.valid for child in unit.children)
-
-    def _own_errors(self, unit: Unit, check: Any, instance: Any, path: Place, parent: Unit) -> None:
-        notes = None
-        keyword = unit.keyword
-        if keyword is not None and keyword.startswith("unevaluated") and isinstance(instance, (dict, list)):
-            notes = Evaluated(instance)
-            notes.found.update(_evaluated(parent, keyword == "unevaluatedItems"))
-        found = self._run(check, instance, path, notes)
-        self.said(unit, [error for error in found if stands_at(error, path)])
-
-    def _parts(
-        self,
-        unit: Unit,
-        name: str,
-        plan: Any,
-        held: Any,
-        instance: Any,
-        path: Place,
-        parent: Unit,
-    ) -> list[_Applied] | None:
-        """The subschemas of a keyword that apply to parts of the value; None if it speaks of none."""
-        evaluation, compiled = unit.evaluation, self.compiled
-        refused = held is False and _refuses_rest(compiled, name)  # one error, worded by the keyword's check
-        if name in (
-            "properties",
-            "patternProperties",
-            "additionalProperties",
-            "propertyNames",
-            "unevaluatedProperties",
-        ):
-            if not isinstance(instance, dict):
-                return None
-            if name == "propertyNames":
-                return [(plan, key, path, evaluation, None) for key in instance]
-            applied: list[tuple[str, Path, Trail]] = []
-            if name == "properties":
-                applied = [
-                    (key, below, _below(evaluation, _escaped(key))) for key, below in plan if key in instance
-                ]
-            elif name == "patternProperties":
-                for source, below in plan:
-                    pattern = compiled.pattern(source)
-                    at = _below(evaluation, _escaped(source))
-                    applied.extend((key, below, at) for key in instance if pattern.search(key))
-            else:
-                if name == "additionalProperties":
-                    covered = _covered(compiled, parent, instance)
-                else:
-                    covered = _evaluated(parent, items=False)
-                applied = [(key, plan, evaluation) for key in instance if key not in covered]
-            names = list(dict.fromkeys(key for key, _, _ in applied))
-            self.annotated(unit, names, 2 + sum(text_bytes(key) + 4 for key in names))
-            if refused:
-                return []
-            return [(below, instance[key], (path, key), at, None) for key, below, at in applied]
-        if not isinstance(instance, list):
-            return None
-        if isinstance(held, list):  # prefixItems, or an array of schemas in items
-            places = list(enumerate(plan))[: len(instance)]
-            if places:
-                self.annotated(unit, True if len(places) == len(instance) else len(places) - 1, 12)
-            return [
-                (below, instance[index], (path, index), _below(evaluation, str(index)), None)
-                for index, below in places
-            ]
-        siblings = compiled.schema_at(unit.location)
-        if name == "contains":
-            indexes: list[int] = list(range(len(instance)))
-        elif name == "unevaluatedItems":
-            done = _evaluated(parent, items=True)
-            indexes = [index for index in range(len(instance)) if index not in done]
-        elif name == "additionalItems":
-            if not isinstance(siblings.get("items"), list):
-                return None
-            indexes = list(range(len(siblings["items"]), len(instance)))
-        elif compiled.dialect == "2020-12":  # items after prefixItems
-            indexes = list(range(len(siblings.get("prefixItems", ())), len(instance)))
-        else:
-            indexes = list(range(len(instance)))
-        if indexes and name != "contains":
-            self.annotated(unit, True, 12)
-        if refused:
-            unit.applied = indexes
-            return []
-        return [(plan, instance[index], (path, index), evaluation, None) for index in indexes]
-
-    def _dynamic_target(self, location: Path, name: str, held: Any) -> Path:
-        """Where a $dynamicRef or $recursiveRef leads from the resources entered, as the check decides."""
-        compiled = self.compiled
-        start = compiled.ref_targets[to_pointer(location + (name,))]  # where it leads from outside
-        declared = compiled.schema_at(start)
-        if name == "$recursiveRef":
-            anchored = isinstance(declared, dict) and declared.get("$recursiveAnchor") is True
-            anchors = compiled.recursive_anchors
-        else:
-            anchor = resolve(compiled.base_of(location), held).partition("#")[2]
-            anchored = isinstance(declared, dict) and declared.get("$dynamicAnchor") == anchor
-            anchors = compiled.dynamic_anchors.get(anchor, {})
-        if anchored:
-            for uri in self.findings.scope:
-                if uri in anchors:
-                    return anchors[uri]
-        return start
-
-
-def _refuses_rest(compiled: Compiled, name: str) -> bool:
-    """Whether ``name`` holds a schema for the parts nothing else covers, so that holding `false` it is
-    one error worded by its check, as its row in this schema's dialect says: 2020-12's ``items`` (the
-    rest after ``prefixItems``) does, the older dialects' ``items`` applies `false` to each item."""
-    if name not in _REFUSING_REST:
-        return False
-    output = compiled.keywords[name].output
-    return output is not None and output.refuses_rest
+    @staticmethod
+    def _value(location: Path, value: Any) -> tuple[Any, int]:
+        """A schema value as an annotation, and its JSON length with its key's."""
+        written = writable(value)
+        return written, len(json.dumps(written)) + 20
 
 
 def _escaped(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def _covered(compiled: Compiled, parent: Unit, instance: dict[str, Any]) -> set[str]:
-    """The names ``properties`` and ``patternProperties`` beside ``additionalProperties`` speak of."""
-    siblings = compiled.schema_at(parent.location)
-    covered = {key for key in siblings.get("properties", {}) if key in instance}
-    for source in siblings.get("patternProperties", {}):
-        pattern = compiled.pattern(source)
-        covered.update(key for key in instance if pattern.search(key))
-    return covered
-
-
-def _evaluated(schema: Unit, items: bool) -> set[Any]:
-    """What the keywords of a schema unit, and the subschemas it passed in place, evaluated of its value."""
-    found: set[Any] = set()
-    own = _ITEMS_EVALUATED if items else _NAMES_EVALUATED
-    for unit in schema.children:
-        # A keyword's own annotation counts whether or not its subschemas passed, as validate()'s notes
-        # do: a failing subschema applied in place hands on nothing, a failing property's name does.
-        if unit.keyword in own and unit.annotation is not NOTHING:
-            found.update(_as_evaluated(unit, items))
-        elif unit.keyword in _IN_PLACE:
-            for child in unit.children:
-                if child.valid and child.instance is schema.instance:
-                    found.update(_evaluated(child, items))
-    return found
-
-
-def _as_evaluated(unit: Unit, items: bool) -> Iterator[Any]:
-    annotation = unit.annotation
-    if not items:
-        yield from annotation
-    elif annotation is True:
-        yield from unit.applied
-        yield from (child.instance[1] for child in unit.children)  # type: ignore[misc]
-    elif isinstance(annotation, list):
-        yield from annotation
-    else:
-        yield from range(annotation + 1)
+def _traced(compiled: Compiled) -> Check:
+    return traced_walk(compiled, Tracer(compiled))
 
 
 # What a URI fragment holds as itself besides letters, digits and "-._~" (RFC 3986's pchar, "/" and
@@ -518,10 +486,12 @@ def _absolute(compiled: Compiled, location: Path, keyword: str | None = None) ->
 
 
 def evaluate(compiled: Compiled, instance: Any, findings: Findings, most_bytes: int) -> Unit:
-    """The root schema applied to ``instance``: every unit, as the recorder walked them."""
-    scope = findings.scope
-    scope.append(compiled.base_of(()))
-    try:
-        return Walk(compiled, findings, most_bytes).schema((), instance, (), ())
-    finally:
-        scope.pop()
+    """The root schema applied to ``instance`` by the traced walk, on the budget of ``findings``: every
+    unit it recorded."""
+    walk: Check = compiled.derived("traced walk", _traced)
+    traced = Traced()
+    traced.left, traced.scope, traced.notes = findings.left, findings.scope, findings.notes
+    traced.trace = Trace(compiled, most_bytes)
+    walk(instance, (), traced)
+    assert traced.trace.root is not None
+    return traced.trace.root

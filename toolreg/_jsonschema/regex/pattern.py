@@ -6,7 +6,7 @@ otherwise."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .backtracking import backtracking_refusal, regress_search
 from .costs import BACKTRACKING_SIZE, PLACE_SIZE, SMALL_PROGRAM, UnsupportedPattern
@@ -104,6 +104,14 @@ class Patterns:
         self.allowance = allowance
         self.spent = 0
         self._found: dict[str, tuple[Pattern, str | None] | str] = {}
+
+    @classmethod
+    def holding(cls, patterns: Mapping[str, Pattern], allowance: int) -> Patterns:
+        """A cache that holds ``patterns``, compiled already, with what they cost spent."""
+        held = cls(allowance)
+        held._found = {source: (pattern, pattern.backtracking) for source, pattern in patterns.items()}
+        held.spent = sum(pattern.cost for pattern in patterns.values())
+        return held
 
     def guarded(self, source: str, room: int | None = None) -> tuple[Pattern, str | None]:
         """The compiled pattern and, if only a backtracking engine can run it, what needs one (None
