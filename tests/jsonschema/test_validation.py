@@ -260,7 +260,11 @@ def test_a_ref_target_only_one_ref_leads_to_is_written_in_place_and_finds_the_sa
     ]
     for schema, instance, functions in cases:
         validator = toolreg.compile(schema).prepare()
-        assert validator.source.count("def ") == functions + 1, validator.source
+        defined = [
+            line[4:].partition("(")[0] for line in validator.source.splitlines() if line.startswith("def ")
+        ]
+        # Besides the entries, validate and (where it walks again with room, see room.py) its twin.
+        assert len([name for name in defined if not name.startswith("validate")]) == functions, defined
         assert validator.validate(instance) == validator.validate_reference(instance) != []
         assert validator.is_valid(instance) is False
 

@@ -13,6 +13,7 @@ from .exceptions import OutputFormatError
 from .findings import FAILED, Failed, Findings, OverBudget, Verdict
 from .limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits, LimitsLike, budget
 from .pointer import to_pointer
+from .room import ROOMY_VALUES, with_room
 from .schema import compile_with
 from .settings import Settings
 from .stack import on_a_stack_of_its_own, on_own_stack
@@ -270,12 +271,17 @@ class Validator:
                 # The traced walk reads every branch of anyOf, where validate stops at the first that
                 # passes, for what each evaluates.
                 steps = _OUTPUT_WORK * budget(limits, values)
-                try:
-                    shaped = output(compiled, instance, shapes, Findings.budget(steps), most)
-                except (RuntimeError, LookupError):
-                    # Another thread changed a container while it was read (see _checked): one copy,
-                    # taken whole.
-                    shaped = output(compiled, plain_copy(instance), shapes, Findings.budget(steps), most)
+
+                def record() -> list[dict[str, Any]]:
+                    try:
+                        return output(compiled, instance, shapes, Findings.budget(steps), most)
+                    except (RuntimeError, LookupError):
+                        # Another thread changed a container while it was read (see _checked): one
+                        # copy, taken whole.
+                        return output(compiled, plain_copy(instance), shapes, Findings.budget(steps), most)
+
+                # A large instance is recorded with room, as it is walked (see room.py).
+                shaped = with_room(record) if values >= ROOMY_VALUES else record()
         except OverBudget:
             shaped = [failure_output(form, [_over_budget(limits, values)]) for form in shapes]
         except TooLarge:
@@ -395,6 +401,9 @@ def _walk_counted(
     if problems:
         # Schema keywords only speak of JSON values within the limits, so these come alone.
         return [_problem(path, keyword, reason, limit) for path, keyword, reason in problems], values
+    if values >= ROOMY_VALUES:
+        # Where the walk's loops sit is the instance's to choose: away from a chunk's end (see room.py).
+        return with_room(functools.partial(_checked, compiled, instance, values, exact, answer)), values
     return _checked(compiled, instance, values, exact, answer), values
 
 

@@ -29,6 +29,7 @@ from ..compiled import Compiled
 from ..errors import OK, Result, ValidationError
 from ..findings import OverBudget
 from ..limits import Limits
+from ..room import ROOMY_VALUES, SHALLOW_LEVELS, chunked_stack
 from ..vocabulary import DEFAULT_DIALECT
 from .kinds import Generator
 from .runtime import NotPlainJSON, plain_json
@@ -126,7 +127,7 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
     for name, body in writer.bodies.items():
         if name == root and inline:
             continue
-        module.append(f"def {name}(v, p, errors, d):")
+        module.append(f"def {name}(v, p, errors, d, allow):")
         if name != root or checked:
             # d is how deep v sits; the body looks at most `deepest` levels further down. Past the
             # limit the reference walk answers, with its one depth error.
@@ -137,7 +138,8 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
     module.extend(writer.tables)
     entry = first if inline else None
     if not yes_no:
-        module.extend(_collecting_entry(writer.findings, root, entry))
+        for walk in _walks(compiled, "validate"):
+            module.extend(_collecting_entry(writer.findings, root, entry, walk))
     else:
         # The budget the values known at a glance earn; the rest is counted once that is spent.
         # Code that counts no steps and calls no reference check needs no list at all.
@@ -146,60 +148,99 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
         )
         if errors is None and (entry is None or "errors" in entry.block.reads):
             errors = "None"
-        module.extend(_yes_no_entry(errors, root, entry, YES_NO, front=False))
+        for walk in _walks(compiled, "is_valid"):
+            module.extend(_yes_no_entry(errors, root, entry, YES_NO, walk, front=False))
         front = front and (front_body is not None or entry is None)
         if front:
-            module.extend(_yes_no_entry(errors, root, front_body, _FRONT, front=True))
+            for walk in _walks(compiled, "validate"):
+                module.extend(_yes_no_entry(errors, root, front_body, _FRONT, walk, front=True))
     return Written("\n".join(module) + "\n", writer.source.namespace, yes_no and front)
 
 
-def _start(body: Body) -> list[str]:
-    """The root's path and depth, as its function would take them, where its body reads them."""
-    return ["        p, d = (), 0"] if {"p", "d"} & body.block.reads else []
+# An allowance of items no walk can spend: the count of a walk with room.
+_UNCOUNTED = 1 << 62
 
 
-def _collecting_entry(findings: bool, root: str, body: Body | None) -> list[str]:
+class _Walk(NamedTuple):
+    """How an entry walks (see ``room``): the name it is written under, the depth it says the root is
+    at, and the items its loops may go over, and the entry it hands the instance to, where it stops
+    short, to walk again from the top with room (None for that one). The first walk says the root is
+    :data:`~toolreg._jsonschema.room.SHALLOW_LEVELS` levels short of ``max_depth``, so that each level's
+    test of its depth stops it there as it would stop a value past the limit."""
+
+    name: str
+    depth: int
+    items: int
+    again: str | None
+
+    def start(self, body: Body | None) -> list[str]:
+        """The root's path, depth and allowance, as its function would take them, where its body (or
+        the call of its function) reads them."""
+        reads = {"p", "d", "allow"} if body is None else body.block.reads
+        return (
+            [f"        p, d, allow = (), {self.depth}, [{self.items}]"] if {"p", "d", "allow"} & reads else []
+        )
+
+    def stopped(self, arguments: str, otherwise: str) -> str:
+        """Where the walk stopped short, or met a value that is not plain JSON: again with room, if it
+        was the first walk, else ``otherwise``."""
+        return otherwise if self.again is None else f"return with_room(partial({self.again}, {arguments}))"
+
+
+def _walks(compiled: Compiled, name: str) -> list[_Walk]:
+    """The entries written under ``name``: one walk, where the interpreter's stack does not thrash;
+    else a first, shallow and short one, and one with room."""
+    if not chunked_stack:
+        return [_Walk(name, 0, _UNCOUNTED, None)]
+    roomy = f"{name}_with_room"
+    shallow = max(0, compiled.limits.max_depth - SHALLOW_LEVELS)
+    return [_Walk(name, shallow, ROOMY_VALUES, roomy), _Walk(roomy, 0, _UNCOUNTED, None)]
+
+
+def _collecting_entry(findings: bool, root: str, body: Body | None, walk: _Walk) -> list[str]:
     """``validate(v, limits)``: every error, None where the reference walk must answer, or
-    OverBudget; the root's body written in, or a call of its function."""
+    OverBudget; the root's body written in, or a call of its function (see _Walk)."""
     return [
-        "def validate(v, limits):",
+        f"def {walk.name}(v, limits):",
         "    errors = Findings.glance(v, limits)" if findings else "    errors = []",
         "    try:",
-        *([f"        {root}(v, (), errors, 0)"] if body is None else [*_start(body), *body.block.placed(1)]),
+        *walk.start(body),
+        *([f"        {root}(v, (), errors, d, allow)"] if body is None else body.block.placed(1)),
         "    except (NotPlainJSON, UnicodeError, KeyError):",
-        "        return None",
+        f"        {walk.stopped('v, limits', 'return None')}",
         "    except OverBudget:",
         "        return OverBudget",
         "    return list(errors)" if findings else "    return errors",
+        "",
     ]
 
 
 def _yes_no_entry(
-    errors: str | None, root: str, body: Body | None, answers: Answers, *, front: bool
+    errors: str | None, root: str, body: Body | None, answers: Answers, walk: _Walk, *, front: bool
 ) -> list[str]:
     """An entry of the yes/no answer, the root's body (written with ``answers``) placed in it, or
     a call of its function: ``is_valid(v, limits)``, answering True, False, or None where the
     reference walk must answer; or with ``front``, validate's front ``validate(instance)``,
     answering ``OK`` where is_valid answers True and handing the instance to ``otherwise`` wherever
-    it answers anything else."""
+    it answers anything else (see _Walk)."""
     # The front hands on what is_valid would leave to the reference walk, as it hands on a failure.
     unsure = answers.failed if front else "return None"
-    call = f"{root}(v, (), errors, 0)"  # True or False
+    call = f"{root}(v, (), errors, d, allow)"  # True or False
     if body is not None:
-        inner = [*_start(body), *body.block.placed(1)]
+        inner = [*walk.start(body), *body.block.placed(1)]
     elif front:
-        inner = [f"        return OK if {call} else otherwise(v)"]
+        inner = [*walk.start(None), f"        return OK if {call} else otherwise(v)"]
     else:
-        inner = [f"        return {call}"]
+        inner = [*walk.start(None), f"        return {call}"]
     lines = [
         "",
         # The method's name for the instance, for a caller who names it.
-        *(["def validate(instance):", "    v = instance"] if front else ["def is_valid(v, limits):"]),
+        *([f"def {walk.name}(instance):", "    v = instance"] if front else [f"def {walk.name}(v, limits):"]),
         *([f"    errors = {errors}"] if errors is not None else []),
         "    try:",
         *inner,
         "    except (NotPlainJSON, UnicodeError, KeyError):",
-        f"        {unsure}",
+        f"        {walk.stopped('instance' if front else 'v, limits', unsure)}",
         "    except (Failed, OverBudget):",
         f"        {answers.failed}",
     ]

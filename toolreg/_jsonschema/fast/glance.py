@@ -13,12 +13,14 @@ its errors, it says nothing and the validator compiles as before.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from ..keywords.scalars import JSON_TYPES
 from ..limits import DEFAULT_LIMITS, WORK_PER_VALUE, Limits
 from ..regex import CostlySearch, Pattern, Patterns
+from ..room import ROOMY_VALUES, with_room
 from ..schema import guarded_pattern
 from ..sites import Accepts
 from ..values import ValueKeys, snapshot, survey
@@ -95,6 +97,9 @@ class Glance:
         try:
             if not self.may_answer():
                 return None, values
+            if values >= ROOMY_VALUES:
+                # Where its loops sit is the instance's to choose: away from a chunk's end (room.py).
+                return with_room(functools.partial(_Reading(self).fits, self._root, instance)), values
             return _Reading(self).fits(self._root, instance), values
         except (RecursionError, RuntimeError, LookupError, CostlySearch):
             # A caller deep in its own stack, another thread changing a container as we read it, or

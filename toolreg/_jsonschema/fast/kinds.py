@@ -294,6 +294,8 @@ class Generator(Writer):
                 self.emit(items.location, item, [*path, position], depth + 1)
             else:
                 line(depth + 1, f"if not {self.plain(item, [*path, position])}: raise NotPlainJSON")
+        if _calls(body):
+            self.count_items(depth, value)
         if start:
             line(depth, f"for {position} in range({start}, {length}):")
         elif position in body.reads:
@@ -440,6 +442,7 @@ class Generator(Writer):
         if extra is not None and extra.boolean is False:
             key = self.source.fresh("k")
             line(depth, f"if not {known}.issuperset({value}):")
+            self.count_items(depth + 1, value)
             line(depth + 1, f"for {key}, {self.source.fresh('x')} in {value}.items():")
             unplain = f"type({key}) is not str or not {self.plain(f'{value}[{key}]', [*path, key])}"
             line(depth + 2, f"if {key} not in {known} and ({unplain}):")
@@ -447,6 +450,7 @@ class Generator(Writer):
             self.report(node, "additionalProperties", value, path, depth + 1)
             return
         key, item = self.source.fresh("k"), self.source.fresh("x")
+        self.count_items(depth, value)
         line(depth, f"for {key}, {item} in {value}.items():")
         line(depth + 1, f"if {key} not in {known}:")
         line(depth + 2, f"if type({key}) is not str: raise NotPlainJSON")
@@ -457,3 +461,11 @@ class Generator(Writer):
             self.spend(depth + 2)  # one step for each name it applies its schema to
         # The name is the instance's, not the schema's: a masked error hides it.
         self.emit(extra.location, item, [*path, f"K({key})"], depth + 2)
+
+
+def _calls(body: Block) -> bool:
+    """Whether a loop's body may call Python code for an item: a generated function (which takes the
+    allowance), the test of plain JSON or a reference check (which take the errors). A body that
+    tests each item inline makes no call, so it cannot cross a chunk's end and its items are not
+    counted (see ``room``): an array of strings costs nothing more."""
+    return "allow" in body.reads or any("plain(" in text or "errors" in text for _, text in body.lines)

@@ -8,12 +8,14 @@ compiled patterns, the reference checks) are added to it under fresh names as th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import ValidationError, deferred_error
 from ..findings import Failed, Findings, OverBudget, Place, Verdict, spent
 from ..pointer import InstanceKey
+from ..room import with_room
 
 __all__ = ["namespace", "NotPlainJSON", "Refusing", "long_text", "passes", "plain_json"]
 
@@ -108,11 +110,13 @@ class Refusing(list[ValidationError]):
         raise Failed
 
 
-def passes(function: Callable[..., bool], value: Any, path: Place, errors: Any, depth: int) -> bool:
+def passes(
+    function: Callable[..., bool], value: Any, path: Place, errors: Any, depth: int, allowance: list[int]
+) -> bool:
     """Whether ``value`` passes a branch's generated function in a yes/no answer, which returns
     False at its first failure, or raises Failed from a reference check it calls."""
     try:
-        return function(value, path, errors, depth)
+        return function(value, path, errors, depth, allowance)
     except Failed:
         return False
 
@@ -131,6 +135,8 @@ def namespace() -> dict[str, Any]:
         "Failed": Failed,
         "Refusing": Refusing,
         "passes": passes,
+        "with_room": with_room,
+        "partial": functools.partial,
         "E": deferred_error,
         "long_text": long_text,
     }

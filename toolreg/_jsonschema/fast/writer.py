@@ -20,6 +20,7 @@ from ..compiled import Compiled, Node
 from ..findings import Path
 from ..keywords.applicators import KEPT_ERROR_STEPS, BranchCheck
 from ..pointer import to_pointer
+from ..room import chunked_stack
 from ..vocabulary import DEFAULT_DIALECT, VOCABULARY, keywords
 from .runtime import namespace
 from .source import Block, Source
@@ -265,6 +266,15 @@ class Writer:
         self.line(depth, f"{self.errors}.left[0] -= {steps}")
         self.line(depth, f"if {self.errors}.left[0] < 0: spent({self.errors}.left)")
 
+    def count_items(self, depth: int, value: str) -> None:
+        """Before a loop that may call a function for each item: the items, counted against what the
+        walk may do before it runs with room (see ``room``); past it, the entry walks again with room."""
+        if not chunked_stack:
+            return
+        allow = self.block.read("allow")
+        self.line(depth, f"{allow}[0] -= len({value})")
+        self.line(depth, f"if {allow}[0] < 0: raise NotPlainJSON")
+
     def counts_itself(self, location: Path) -> bool:
         """Whether the schema at ``location`` spends a step whenever it is applied (see
         Site.counts_itself), read from its node."""
@@ -296,7 +306,8 @@ class Writer:
     def call(self, function: str, value: str, path: list[str], errors: str | None = None) -> str:
         """A call of a generated function on ``value`` at ``path``, adding to ``errors``."""
         errors = errors or self.errors
-        return f"{function}({value}, {self.path(path)}, {errors}, {self.depth_of(path)})"
+        allow = self.block.read("allow")
+        return f"{function}({value}, {self.path(path)}, {errors}, {self.depth_of(path)}, {allow})"
 
     def hand_over(
         self, node: Node, keywords: tuple[str, ...], value: str, path: list[str], depth: int
@@ -368,7 +379,10 @@ class Writer:
         line, function = self.line, self.function_for(node.keywords["not"])
         self.spend(depth)
         if self.yes_no:
-            passes = f"passes({function}, {value}, {self.path(path)}, {self.errors}, {self.depth_of(path)})"
+            passes = (
+                f"passes({function}, {value}, {self.path(path)}, {self.errors}, {self.depth_of(path)}, allow)"
+            )
+            self.block.read("allow")
             line(depth, f"if {passes}: {self.answers.failed}")
             # Its subschema may have failed at once, at a type, reading nothing below: the value must
             # still be shown plain JSON, or validate's answer would be an error where this passes.
@@ -376,7 +390,7 @@ class Writer:
             return
         scratch = self.source.fresh("s")
         line(depth, f"{scratch} = {self.errors}.scratch()")
-        line(depth, f"{function}({value}, (), {scratch}, {self.depth_of(path)})")
+        line(depth, f"{function}({value}, (), {scratch}, {self.depth_of(path)}, {self.block.read('allow')})")
         line(depth, f"if not {scratch}:")
         self.fail(node, "not", "None", path, depth + 1)
 
@@ -400,7 +414,10 @@ class Writer:
             if inner > depth:
                 line(depth, f"if {passed} == 0:")
             self.spend(inner)
-            line(inner, f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)})")
+            line(
+                inner,
+                f"{branch}({value}, {where}, {scratch}, {self.depth_of(path)}, {self.block.read('allow')})",
+            )
             line(inner, f"{passed} += not {scratch}")
             if self.kept_errors_cost:  # what the errors it keeps past its first cost, as the check spends
                 line(inner, f"if len({scratch}) > 1:")
@@ -420,7 +437,10 @@ class Writer:
         line(depth, f"{passed} = 0")
         for index, location in enumerate(node.keywords[keyword]):
             function = self.function_for(location)
-            call = f"passes({function}, {value}, {self.path(path)}, {self.errors}, {self.depth_of(path)})"
+            call = (
+                f"passes({function}, {value}, {self.path(path)}, {self.errors}, {self.depth_of(path)}, allow)"
+            )
+            self.block.read("allow")
             inner = depth + 1 if keyword == "anyOf" and index > 0 else depth
             if inner > depth:
                 line(depth, f"if {passed} == 0:")
