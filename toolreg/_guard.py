@@ -1,14 +1,11 @@
 """``toolreg guard -- CMD ARGS...``: an MCP server in front of another, which checks what passes.
 
 The upstream server runs as a child process over stdio (or is reached over streamable HTTP with
-``--upstream URL``); the guard speaks to it as a :class:`~toolreg.mcp.GuardedSession` (protocol
-2025-11-25), and to its own client on stdio in either protocol era (the client's first request decides,
-by the SDK's rule). Every tool the upstream lists is imported into a registry, its schemas checked;
-every call is validated before it is sent and every structured result after. Both stdio sides are read
-and written by the tasks that ask, a plain call takes a shorter way to a stdio upstream, and a client
-opening with ``initialize`` is served without a relay (:func:`_started`, :class:`_Lane`,
-:func:`_serve`): the SDK's ways there cost each call through the guard about 0.1 ms apiece. Only the
-CLI imports this module.
+``--upstream URL``); the guard speaks to it as a
+:class:`~toolreg.mcp.GuardedSession` (protocol 2025-11-25), and to its own client on stdio in either
+protocol era (the SDK's ``Server.run`` takes whichever the client opens with). Every tool the upstream
+lists is imported into a registry, its schemas checked; every call is validated before it is sent and
+every structured result after. Only the CLI imports this module.
 """
 
 from __future__ import annotations
