@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import inspect
 import itertools
 import json
 import logging
@@ -21,7 +20,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -32,7 +31,6 @@ import anyio.to_thread
 import mcp_types
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.server import runner
 from mcp.server.context import ServerRequestContext
 from mcp.shared.dispatcher import CallOptions
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
@@ -212,73 +210,11 @@ async def _guard(options: GuardOptions) -> None:
                     await _serve_stdio(guard)
                 else:
                     read_messages, replies = streams
-                    await _serve(guard, _Answered(read_messages, replies), replies)
+                    initialization = guard.create_initialization_options()
+                    await guard.run(_Answered(read_messages, replies), replies, initialization)
     finally:
         if record is not None:
             record.close()
-
-
-async def _serve(guard: _GuardServer, read: _Answered, write: _Replies) -> None:
-    """Serve the guard's client on its stdio until it leaves. ``Server.run`` lets the client's first
-    request decide the protocol era and relays every message from one task to the next through a
-    memory stream, a task switch each (about 0.05 ms of a call here). A client that opens with
-    ``initialize`` is in the handshake era whatever it sends next, by the SDK's own rule, and is
-    served by the SDK's loop for that era directly (:func:`_handshake_loop`); any other opening is
-    ``Server.run``'s to decide, as is every opening where that loop is not found."""
-    try:
-        first = await read.peek()
-    except anyio.EndOfStream:
-        return  # the client left before it said anything
-    initialization = guard.create_initialization_options()
-    opens_with_initialize = (
-        isinstance(first, SessionMessage)
-        and isinstance(first.message, mcp_types.JSONRPCRequest)
-        and first.message.method == "initialize"
-    )
-    loop = _handshake_loop() if opens_with_initialize else None
-    if loop is None:
-        await guard.run(read, write, initialization)
-        return
-    try:
-        async with guard.lifespan(guard) as state:
-            await loop(
-                guard,
-                read,
-                write,
-                lifespan_state=state,
-                session_id=None,
-                init_options=initialization,
-                raise_exceptions=False,
-            )
-    finally:
-        await write.aclose()
-
-
-# What the SDK's loop for one connection in the handshake era takes, by name (see _handshake_loop).
-_HANDSHAKE_LOOP_PARAMETERS = (
-    "server",
-    "read_stream",
-    "write_stream",
-    "lifespan_state",
-    "session_id",
-    "init_options",
-    "raise_exceptions",
-)
-
-
-def _handshake_loop() -> Callable[..., Awaitable[None]] | None:
-    """The SDK's loop for one connection in the handshake era, the one ``Server.run`` runs behind its
-    relay (``mcp.server.runner._serve_legacy_stream``, mcp 2.3), or None where the SDK no longer has
-    it with the parameters it is called with here: it is private, and where it moves or changes,
-    ``Server.run`` serves as before, relay and all."""
-    loop = getattr(runner, "_serve_legacy_stream", None)
-    if not callable(loop):
-        return None
-    try:
-        parameters = tuple(inspect.signature(loop).parameters)
-    except (TypeError, ValueError):  # no signature to read
-        return None
-    return loop if parameters == _HANDSHAKE_LOOP_PARAMETERS else None
 
 
 @contextlib.asynccontextmanager

@@ -196,23 +196,13 @@ class _Answered:
     def __init__(self, read: Any, write: Any) -> None:
         self._read = read
         self._write = write
-        self._peeked: Any = None  # read by peek, and given again by the next receive
 
     @property
     def last_context(self) -> Any:
         # The SDK reads the sender's context of each message from its stream, where one keeps it.
         return getattr(self._read, "last_context", None)
 
-    async def peek(self) -> Any:
-        """The next message, which the next receive gives again."""
-        if self._peeked is None:
-            self._peeked = await self.receive()
-        return self._peeked
-
     async def receive(self) -> Any:
-        if self._peeked is not None:
-            peeked, self._peeked = self._peeked, None
-            return peeked
         while True:
             item = await self._read.receive()
             if not isinstance(item, Exception):

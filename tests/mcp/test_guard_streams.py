@@ -1,13 +1,11 @@
-"""The guard's own streams: its upstream started over stdio and ended as the MCP specification asks, the
-lane its plain calls take there (a request of its own, answered from the upstream's stdout as it is
-read), and its client served by the SDK's loop for the era it opens in, without Server.run's relay."""
+"""The guard's own streams: its upstream started over stdio and ended as the MCP specification asks, and
+the lane its plain calls take there (a request of its own, answered from the upstream's stdout as it is
+read)."""
 
 import asyncio
-import functools
 import json
 import os
 import sys
-import types as namespaces
 
 import anyio
 import pytest
@@ -16,15 +14,10 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'py
 
 import mcp_types as types
 from mcp import ClientSession, MCPError
-from mcp.server import runner
-from mcp.server.lowlevel import Server
-from mcp.shared.memory import create_client_server_memory_streams
 from opentelemetry import baggage, context, trace
 
-import toolreg
 import toolreg._guard as guard_module
-from toolreg._guard import _serve, _started
-from toolreg.mcp import _Answered, server
+from toolreg._guard import _started
 
 # An upstream that answers as little as the tests need, and writes each line it reads to the file it is
 # given: "echo" gives its arguments back, "refuse" is answered with a JSON-RPC error, "wait" is never
@@ -214,101 +207,6 @@ def test_the_upstream_is_ended_by_closing_its_stdin_then_sigterm_then_sigkill(
     with pytest.raises(ProcessLookupError):  # ended, and its exit status read
         os.kill(int(pid.read_text()), 0)
     assert marker.exists() == terminated
-
-
-# -- the client's side ----------------------------------------------------------------------------------
-
-
-def served(scenario, opening):
-    """``scenario(session)`` on a ClientSession of a toolreg server served by the guard's ``_serve``,
-    after ``opening(session)`` (``initialize`` or ``discover``)."""
-    registry = toolreg.ToolRegistry()
-    half = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-    registry.register("math.half", {**half, "additionalProperties": False}, lambda n: n // 2)
-    app = server(registry)
-
-    async def main():
-        async with (
-            create_client_server_memory_streams() as (client, (read, write)),
-            anyio.create_task_group() as tasks,
-        ):
-            tasks.start_soon(_serve, app, _Answered(read, write), write)
-            async with ClientSession(*client) as session:
-                await opening(session)
-                await scenario(session)
-            tasks.cancel_scope.cancel()
-
-    anyio.run(main)
-
-
-def counted(monkeypatch):
-    """Count the runs of Server.run and of the SDK's handshake-era loop (wrapped, its signature kept),
-    which Server.run runs too, behind its relay."""
-    runs = {"Server.run": 0, "handshake loop": 0}
-    loop, run = runner._serve_legacy_stream, Server.run
-
-    @functools.wraps(loop)
-    async def counted_loop(*args, **kwargs):
-        runs["handshake loop"] += 1
-        await loop(*args, **kwargs)
-
-    async def counted_run(*args, **kwargs):
-        runs["Server.run"] += 1
-        await run(*args, **kwargs)
-
-    monkeypatch.setattr(runner, "_serve_legacy_stream", counted_loop)
-    monkeypatch.setattr(Server, "run", counted_run)
-    return runs
-
-
-async def halved(session):
-    result = await session.call_tool("math.half", {"n": 8})
-    assert not result.is_error and result.content[0].text == "4"
-
-
-def test_a_client_opening_with_initialize_is_served_by_the_handshake_eras_loop_itself(monkeypatch):
-    runs = counted(monkeypatch)
-
-    async def scenario(session):
-        await halved(session)
-        # The era's rules are the SDK's: a request in the 2026-07-28 envelope is refused on it.
-        enveloped = types.CallToolRequest(
-            params=types.CallToolRequestParams(
-                name="math.half", arguments={"n": 8}, _meta={types.PROTOCOL_VERSION_META_KEY: "2026-07-28"}
-            )
-        )
-        with pytest.raises(MCPError) as raised:
-            await session.send_request(enveloped, types.CallToolResult)
-        assert raised.value.error.code == types.INVALID_REQUEST
-
-    served(scenario, ClientSession.initialize)
-    assert runs == {"Server.run": 0, "handshake loop": 1}
-
-
-def test_any_other_opening_and_an_sdk_without_that_loop_are_served_by_server_run(monkeypatch):
-    runs = counted(monkeypatch)
-    served(halved, ClientSession.discover)  # 2026-07-28: Server.run decides the era
-    assert runs == {"Server.run": 1, "handshake loop": 0}
-    # Where the SDK has no such loop, or one that takes other parameters, Server.run serves (and runs
-    # the SDK's loop behind its relay).
-    monkeypatch.setattr(guard_module, "runner", namespaces.SimpleNamespace())
-    served(halved, ClientSession.initialize)
-    changed = namespaces.SimpleNamespace(_serve_legacy_stream=lambda server, read_stream: None)
-    monkeypatch.setattr(guard_module, "runner", changed)
-    served(halved, ClientSession.initialize)
-    assert runs == {"Server.run": 3, "handshake loop": 2}
-
-
-def test_a_client_that_leaves_before_saying_anything_is_served_nothing():
-    app = server(toolreg.ToolRegistry())
-
-    async def main():
-        async with create_client_server_memory_streams() as (client, (read, write)):
-            await client[1].aclose()
-            with anyio.fail_after(5):
-                await _serve(app, _Answered(read, write), write)
-
-    anyio.run(main)
 
 
 @pytest.mark.parametrize("pipe", ["connect_read_pipe", "connect_write_pipe"])
