@@ -13,30 +13,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import itertools
 import json
 import logging
 import os
-import signal
-import subprocess
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 import anyio
-import anyio.lowlevel
 import anyio.to_thread
 import mcp_types
-from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.context import ServerRequestContext
-from mcp.shared.dispatcher import CallOptions
-from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from mcp.shared.message import SessionMessage
-from mcp.shared.transport_context import TransportContext
-from opentelemetry import propagate, trace
 
 from . import ToolDiff, ToolregError, diff
 from ._guarded_session import GuardedSession, _off_the_loop, _one_line, _refusal_reason
@@ -53,11 +45,6 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 WITHHELD_META = "toolreg/withheld"
 # A call's arguments as the SDK reads them.
 Arguments = dict[str, Any] | None
-# How long a stdio upstream has to exit once its stdin is closed, and again once its process group is
-# sent SIGTERM, before SIGKILL: the order the MCP specification gives a client, with the SDK's times.
-UPSTREAM_GRACE_SECONDS = 2.0
-# The options of a request the lane sends itself (see _Lane): headers ride HTTP requests, never a pipe.
-_PLAIN_OPTIONS = frozenset({"headers", "cancel_on_abandon"})
 
 
 @dataclass(frozen=True)
@@ -74,86 +61,17 @@ class GuardOptions:
 
 
 @contextlib.asynccontextmanager
-async def _connected(options: GuardOptions) -> AsyncIterator[dict[str, Any]]:
-    """What the upstream's session is made with: the SDK's streams of a streamable-HTTP upstream
-    (``--upstream URL``), or the dispatcher of a command started over stdio (:func:`_started`; on
-    Windows, the SDK's transport, which ends a process tree as that system allows)."""
+async def _connected(options: GuardOptions) -> AsyncIterator[tuple[Any, Any]]:
+    """The upstream's read and write streams: its command started over stdio (with the guard's
+    environment), or its URL over streamable HTTP."""
     if options.upstream_url is not None:
         async with streamable_http_client(options.upstream_url) as streams:
-            yield {"read_stream": streams[0], "write_stream": streams[1]}
+            yield streams[0], streams[1]
         return
-    if sys.platform == "win32":  # pragma: no cover
-        program, *arguments = options.command
-        upstream = StdioServerParameters(command=program, args=arguments, env=dict(os.environ))
-        async with stdio_client(upstream, errlog=sys.stderr) as (read, write):
-            yield {"read_stream": read, "write_stream": write}
-        return
-    async with _started(options.command) as lane:
-        yield {"dispatcher": lane}
-
-
-@contextlib.asynccontextmanager
-async def _started(command: Sequence[str]) -> AsyncIterator[_Lane]:
-    """The upstream's command started in a process group of its own, with the guard's environment and
-    stderr, its stdin and stdout connected to the event loop as the guard's own are (:func:`_stdio`):
-    each message serialised and written, and each line read and parsed, in the task that sends or
-    reads it. The SDK's transport puts a task of its own on each side, behind a memory stream, and
-    the two task switches a call took about 0.1 ms of the guard's processor time. On the way out the
-    upstream is ended as the MCP specification asks (:func:`_ended`)."""
-    program, *arguments = command
-    process = subprocess.Popen(
-        [program, *arguments],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=sys.stderr,
-        bufsize=0,
-        start_new_session=True,  # its process group is then its own, and can be ended whole
-    )
-    assert process.stdin is not None and process.stdout is not None
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=MAX_LINE_BYTES, loop=loop)
-    reading: asyncio.BaseTransport | None = None
-    writing: asyncio.BaseTransport | None = None
-    try:
-        reading, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), process.stdout
-        )
-        writing, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, process.stdin)
-        assert isinstance(writing, asyncio.WriteTransport)
-        replies = _Replies(asyncio.StreamWriter(writing, protocol, None, loop))
-        yield _Lane(_UpstreamMessages(reader), replies)
-    finally:
-        with anyio.CancelScope(shield=True):
-            # A pipe is its transport's to close once connected (which writes what it holds first).
-            (writing or process.stdin).close()
-            await _ended(process)
-            (reading or process.stdout).close()
-
-
-async def _ended(process: subprocess.Popen[bytes]) -> None:
-    """Give the upstream, its stdin closed, UPSTREAM_GRACE_SECONDS to exit, then send its process group
-    SIGTERM and give it as long again, then SIGKILL. Until its stdout is closed, the loop reads what it
-    writes meanwhile, so that a full pipe holds up nothing."""
-    for ending in (signal.SIGTERM, signal.SIGKILL):
-        if await _exited(process, UPSTREAM_GRACE_SECONDS):
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):  # gone, or not ours to end
-            os.killpg(process.pid, ending)  # its group's id is its own pid (start_new_session)
-    await _exited(process, UPSTREAM_GRACE_SECONDS)
-
-
-async def _exited(process: subprocess.Popen[bytes], seconds: float) -> bool:
-    """Whether ``process`` exits within ``seconds``, its exit status read (polled: ``wait`` waits for
-    the end of its pipes too, which a child it started may hold open)."""
-    with anyio.move_on_after(seconds) as waiting:
-        while process.poll() is None:
-            await anyio.sleep(0.01)
-    if waiting.cancelled_caught:
-        # The time out was thrown into this coroutine: on Python 3.11 one more yield puts a tracer
-        # (coverage's) in step again (gh-106749), as the SDK does after its own waits.
-        await anyio.lowlevel.cancel_shielded_checkpoint()
-        return False
-    return True
+    program, *arguments = options.command
+    upstream = StdioServerParameters(command=program, args=arguments, env=dict(os.environ))
+    async with stdio_client(upstream, errlog=sys.stderr) as (read, write):
+        yield read, write
 
 
 class UpstreamError(ToolregError, RuntimeError):
@@ -195,8 +113,8 @@ async def _guard(options: GuardOptions) -> None:
                     print(f"toolreg guard: cannot list the tools again: {_said(error)}", file=sys.stderr)
 
         async with (
-            _connected(options) as transport,
-            _Upstream(**transport, message_handler=heard) as session,
+            _connected(options) as (read, write),
+            _Upstream(read, write, message_handler=heard) as session,
         ):
             try:
                 await session.initialize()
@@ -261,9 +179,8 @@ async def _stdio() -> AsyncIterator[tuple[_Messages, _Replies] | None]:
 
 
 class _Messages:
-    """A read stream of messages on a pipe (the client's, or the upstream's): each line of a stream
-    reader as the SDK's message, or the exception its parser raised (which
-    :class:`~toolreg.mcp._Answered` answers on the guard's side), read in the task that asks."""
+    """A server's read stream: each line of a stream reader as the SDK's message, or the exception its
+    parser raised (which :class:`~toolreg.mcp._Answered` answers), read in the task that asks."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self._reader = reader
@@ -283,204 +200,32 @@ class _Messages:
             return error
 
     async def aclose(self) -> None:
-        pass  # the pipe is closed by _stdio (or _started), once the session has ended
-
-
-def _line(message: SessionMessage) -> bytes:
-    """``message`` as one line of JSON, serialised as the SDK's transports do."""
-    return (message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode("utf-8")
+        pass  # the pipe is closed by _stdio, once the server has ended
 
 
 class _Replies:
-    """A write stream of messages on a pipe (to the client, or to the upstream): each message
-    serialised as the SDK's transports do and written as one line, in the task that sends it (a write
-    of one whole line is never interleaved with another)."""
+    """A server's write stream: each message serialised as the SDK's transport does and written as one
+    line, in the task that sends it (a write of one whole line is never interleaved with another)."""
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self._writer = writer
 
     async def send(self, message: SessionMessage) -> None:
+        line = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
         try:
-            self._writer.write(_line(message))
+            self._writer.write(line.encode("utf-8"))
             await self._writer.drain()
-        except (ConnectionError, RuntimeError) as error:  # the peer is gone: as a closed memory stream
+        except (ConnectionError, RuntimeError) as error:  # the client is gone: as a closed memory stream
             raise anyio.BrokenResourceError from error
 
-    def send_nowait(self, message: SessionMessage) -> None:
-        """Write ``message`` without waiting for the pipe to take it (as a cancelled task must), or
-        nothing where the peer is gone."""
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            self._writer.write(_line(message))
-
     async def aclose(self) -> None:
-        pass  # the pipe is closed by _stdio (or _started), once the session has ended
+        pass  # the pipe is closed by _stdio, once the server has ended
 
     async def __aenter__(self) -> _Replies:
         return self
 
     async def __aexit__(self, *exception: object) -> None:
         await self.aclose()
-
-
-class _UpstreamMessages(_Messages):
-    """The upstream's stdout as a read stream of messages, from which the answers to the lane's own
-    requests (:class:`_Lane`) are taken as they are read and handed to the requests that wait for them;
-    the rest is the SDK dispatcher's to read."""
-
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        super().__init__(reader)
-        self._expected: dict[str, asyncio.Future[_Answer]] = {}
-        self._ended = False
-
-    def expect(self, identifier: str) -> asyncio.Future[_Answer]:
-        """What will answer the request ``identifier``: the upstream's response or error, or None once
-        its stdout has ended (the answer of every request still waiting then)."""
-        answer: asyncio.Future[_Answer] = asyncio.get_running_loop().create_future()
-        if self._ended:
-            answer.set_result(None)
-        else:
-            self._expected[identifier] = answer
-        return answer
-
-    def forget(self, identifier: str) -> None:
-        self._expected.pop(identifier, None)
-
-    async def receive(self) -> SessionMessage | Exception:
-        while True:
-            try:
-                item = await super().receive()
-            except anyio.EndOfStream:
-                self._end()
-                raise
-            if self._expected and isinstance(item, SessionMessage):
-                message = item.message
-                if isinstance(message, (mcp_types.JSONRPCResponse, mcp_types.JSONRPCError)) and isinstance(
-                    message.id, str
-                ):
-                    answer = self._expected.pop(message.id, None)
-                    if answer is not None:
-                        if not answer.done():  # its request was cancelled meanwhile
-                            answer.set_result(message)
-                        continue
-            return item
-
-    def _end(self) -> None:
-        self._ended = True
-        for answer in self._expected.values():
-            if not answer.done():
-                answer.set_result(None)
-        self._expected.clear()
-
-    async def aclose(self) -> None:
-        self._end()  # the dispatcher reads no more: no answer can come (the pipe is _started's to close)
-
-    def __aiter__(self) -> _UpstreamMessages:
-        return self
-
-    async def __anext__(self) -> SessionMessage | Exception:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> _UpstreamMessages:
-        return self
-
-    async def __aexit__(self, *exception: object) -> None:
-        await self.aclose()
-
-
-# What answers a request of the lane: the upstream's response or error, or None when its stdout ended.
-_Answer = mcp_types.JSONRPCResponse | mcp_types.JSONRPCError | None
-
-
-class _Lane(JSONRPCDispatcher[TransportContext]):
-    """The SDK's JSON-RPC dispatcher on a stdio upstream's pipes, with a shorter way for the request
-    the guard sends on every call. A plain ``tools/call`` (no progress asked for, no time limit, no
-    span to record) is written as the SDK writes it, under an id of the lane's own (a string, which
-    the SDK's ids never are), and its answer taken from the upstream's stdout as it is read
-    (:class:`_UpstreamMessages`); what becomes of it then is ``ClientSession``'s, as for any answer.
-    For each request the SDK's dispatcher opens a memory stream, which the answer crosses from the
-    reading task, an OpenTelemetry span and a timer, all of it about 0.1 ms of a call here. Every
-    other request, and every other message of the upstream, goes the SDK's way.
-
-    This relies on ``ClientSession`` sending through ``send_raw_request`` (the dispatcher interface it
-    is given) and on the dispatcher reading its read stream for as long as the session is open, as it
-    does to receive anything: where either changes, a request waits for an answer that never comes,
-    which the tests of the guard would show at once."""
-
-    def __init__(self, messages: _UpstreamMessages, replies: _Replies) -> None:
-        super().__init__(messages, replies)
-        self._answers = messages
-        self._writes = replies
-        self._identifiers = itertools.count(1)
-        # Where a tracer provider is set (by opentelemetry-instrument, say), the SDK's way records the
-        # request's span and sends its context along.
-        self._traced = not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
-
-    async def send_raw_request(
-        self,
-        method: str,
-        params: Mapping[str, Any] | None,
-        opts: CallOptions | None = None,
-        *,
-        _related_request_id: mcp_types.RequestId | None = None,
-    ) -> dict[str, Any]:
-        options = opts or {}
-        plain = (
-            method == "tools/call"
-            and params is not None
-            and "_meta" not in params  # a progress token is asked for with on_progress, never given
-            and options.keys() <= _PLAIN_OPTIONS
-            and _related_request_id is None
-            and not self._traced
-        )
-        if not plain:
-            return await super().send_raw_request(
-                method, params, opts, _related_request_id=_related_request_id
-            )
-        assert params is not None
-        return await self._call(params, cancel_on_abandon=options.get("cancel_on_abandon", True))
-
-    async def _call(self, params: Mapping[str, Any], *, cancel_on_abandon: bool) -> dict[str, Any]:
-        """The result of a plain tools/call, raising MCPError as the SDK's dispatcher does."""
-        identifier = f"toolreg-{next(self._identifiers)}"
-        sent = dict(params)
-        meta: dict[str, Any] = {}
-        propagate.inject(meta)  # as the SDK does: the current context's baggage, say
-        if meta:
-            sent["_meta"] = meta
-        request = mcp_types.JSONRPCRequest(jsonrpc="2.0", id=identifier, method="tools/call", params=sent)
-        answered = self._answers.expect(identifier)
-        if answered.done():  # the upstream's stdout has ended: it is sent nothing more, as by the SDK
-            raise MCPError(code=mcp_types.CONNECTION_CLOSED, message="Connection closed")
-        written = False
-        try:
-            await anyio.lowlevel.checkpoint_if_cancelled()  # a caller cancelled already sends nothing
-            written = True
-            try:
-                await self._writes.send(SessionMessage(request))
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
-                raise MCPError(code=mcp_types.CONNECTION_CLOSED, message="Connection closed") from None
-            answer = await answered
-        except anyio.get_cancelled_exc_class():
-            if written and cancel_on_abandon:  # the upstream is told, as the SDK tells it
-                cancelled = {"requestId": identifier, "reason": "caller cancelled"}
-                self._writes.send_nowait(
-                    SessionMessage(
-                        mcp_types.JSONRPCNotification(
-                            jsonrpc="2.0", method="notifications/cancelled", params=cancelled
-                        )
-                    )
-                )
-            raise
-        finally:
-            self._answers.forget(identifier)
-        if answer is None:
-            raise MCPError(code=mcp_types.CONNECTION_CLOSED, message="Connection closed")
-        if isinstance(answer, mcp_types.JSONRPCError):
-            raise MCPError(code=answer.error.code, message=answer.error.message, data=answer.error.data)
-        return answer.result
 
 
 class _Upstream(GuardedSession):
