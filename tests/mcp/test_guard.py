@@ -161,17 +161,23 @@ def test_a_result_that_breaks_the_output_schema_is_an_error_saying_where(guarded
 
 @pytest.mark.slow
 def test_the_record_is_a_transcript_replay_reads(guarded):
+    # Listed here, whichever tests of the module ran before on this worker: a call is judged against
+    # the listing the record holds before it.
+    guarded.list_pages()
     guarded.call("weather.forecast", {"city": "Oslo", "days": 0})
     guarded.call("weather.forecast", {"city": "Oslo", "days": 1})
+    guarded.call("weather.forcast", {"city": "Oslo"})
     record = guarded.folder / "record.jsonl"
     lines = [json.loads(line) for line in record.read_text().splitlines()]
     report = toolreg.replay(record)
     assert report.calls == sum(line.get("method") == "tools/call" for line in lines)
     assert report.invalid >= 1 and report.valid >= 1 and report.malformed == 0
-    # The calls to the tool the guard withheld and to a misspelt one are to names the recorded listing
-    # does not hold.
+    # The calls to the tool the guard withheld and to a misspelt one, after the first listing, are to
+    # names the recorded listing does not hold.
+    listed = next(index for index, line in enumerate(lines) if "tools" in (line.get("result") or {}))
     unlisted = ("broken", "weather.forcast")
-    assert report.unknown_tools == sum(line.get("params", {}).get("name") in unlisted for line in lines)
+    called = sum(line.get("params", {}).get("name") in unlisted for line in lines[listed:])
+    assert report.unknown_tools == called >= 1
 
 
 @pytest.mark.slow
