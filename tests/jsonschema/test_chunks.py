@@ -5,7 +5,8 @@ a chunk per item (see toolreg/_jsonschema/room.py): about 8 us and one page faul
 counts page faults rather than time, in a child process of its own (a fault count is the process's,
 and the pytest worker's caller depth must not decide which depths are bad), validating at every depth
 the schema allows, on every path: the generated code (validate and is_valid), a registry's first
-call (the glance), the reference walk and ``output``. Before the room, some depth on each path took
+call (the glance), the reference walk and ``output``; and an array the generated code hands to a
+reference check (``uniqueItems``), under objects. Before the room, some depth on each path took
 one fault or more for each of the 600 items; with it, a few for the whole validation.
 """
 
@@ -54,16 +55,48 @@ CHILD = textwrap.dedent(
     def faults():
         return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
+    # An array handed to a reference check (uniqueItems) by the generated code, under objects.
+    handed = {"$defs": {"n": {"anyOf": [{"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}}},
+                                        {"type": "array", "uniqueItems": True}]}}, "$ref": "#/$defs/n"}
+    handed_fast = Validator(handed).prepare()
+    handed_fast.is_valid({})
+    handed_paths = {"validate": handed_fast.validate,
+                    "is_valid": lambda value: [] if handed_fast.is_valid(value) else ["invalid"]}
+
+    def wrapped(shape, depth):
+        if shape == "handed":
+            value = [[i] for i in range(600)]
+            for _ in range(depth):
+                value = {"a": value}
+            return value
+        value = inners[shape]
+        for _ in range(depth):
+            value = [value]
+        return {"a": value}
+
+    def below(frames, run):
+        return run() if frames == 0 else below(frames - 1, run)
+
     worst = {}
-    for shape, inner in inners.items():
-        for name, check in paths.items():
+    # The first walk goes 8 levels down at most: there, where the loop sits is the caller's stack's to
+    # choose, so the handed array is checked from callers 0 to 199 frames deep (more than a chunk holds
+    # of these frames), 1 to 8 levels down.
+    for frames in range(200):
+        for name, check in handed_paths.items():
+            for depth in range(1, 9):
+                value = wrapped("handed", depth)
+                assert not below(frames, lambda: check(value)), ("handed", name, depth)
+                before = faults()
+                below(frames, lambda: check(value))
+                spent = faults() - before
+                if spent > worst.get(("handed below", name), (0, 0))[1]:
+                    worst["handed below", name] = (depth, spent)
+    for shape in [*inners, "handed"]:
+        for name, check in (handed_paths if shape == "handed" else paths).items():
             if name == "output" and shape != "ints":
                 continue  # the slowest path, once
             for depth in range(1, 126):
-                value = inner
-                for _ in range(depth):
-                    value = [value]
-                value = {"a": value}
+                value = wrapped(shape, depth)
                 assert not check(value), (shape, name, depth)  # warm: the first call may allocate
                 before = faults()
                 check(value)

@@ -260,6 +260,7 @@ class Generator(Writer):
         # prefixItems and items: one step for each item whose schema does not count itself (see
         # Site.counts_itself), as the reference checks spend them.
         if plan.get("uniqueItems") is True:
+            self.count_items(depth, value)  # its reference check goes over every item
             self.report(node, "uniqueItems", value, path, depth)
         prefix = plan.get("prefixItems", ())
         if len(prefix) > _INLINE_TABLE:
@@ -332,6 +333,7 @@ class Generator(Writer):
             key = self.source.fresh("k")
             line(depth, f"for {key} in {value}:")
             line(depth + 1, f"if type({key}) is not str: raise NotPlainJSON")
+            self.count_items(depth, value)  # its reference check applies its schema to every name
             self.report(node, "propertyNames", value, path, depth)
         required, properties = frozenset(plan.get("required", ())), plan.get("properties", ())
         if len(properties) > _INLINE_TABLE:

@@ -32,16 +32,21 @@ def long_text() -> bool:
     raise NotPlainJSON
 
 
-def plain_json(value: Any, levels: int, findings: Findings | None = None) -> bool:
+def plain_json(
+    value: Any, levels: int, findings: Findings | None = None, allowance: list[int] | None = None
+) -> bool:
     """True when ``value`` is JSON made of exact built-in types, finite floats and string keys,
     with containers nested at most ``levels`` deep.
 
     With ``findings``, its memo holds how deep each array and object found plain nests, so that none
     is walked again: at each level of a recursive schema, or for each of many subschemas applied to
-    it in place, that would cost the size of the value each time.
+    it in place, that would cost the size of the value each time. With ``allowance`` (the generated
+    code's first walk, see ``room``), each array and object walked spends its length from
+    ``allowance[0]``, and past it the answer is False, as for a value nested too deep: the entry then
+    walks the value again with room, where a reference check it is handed to may loop over it.
     """
     if findings is not None:
-        return _plain_depth(value, levels, findings.memo().plain) >= 0
+        return _plain_depth(value, levels, findings.memo().plain, allowance) >= 0
     kind = type(value)
     if kind in _SCALARS:
         return True
@@ -57,6 +62,10 @@ def plain_json(value: Any, levels: int, findings: Findings | None = None) -> boo
         items = value
     else:
         return False
+    if allowance is not None:
+        allowance[0] -= len(value)
+        if allowance[0] < 0:
+            return False
     # Scalars are tested here rather than in a call each: an array of a million numbers is one loop.
     for item in items:
         kind = type(item)
@@ -65,13 +74,14 @@ def plain_json(value: Any, levels: int, findings: Findings | None = None) -> boo
         if kind is float:
             if item - item != 0:
                 return False
-        elif not plain_json(item, levels - 1):
+        elif not plain_json(item, levels - 1, None, allowance):
             return False
     return True
 
 
-def _plain_depth(value: Any, levels: int, known: dict[int, int]) -> int:
-    """How deep ``value`` nests (0 for a scalar) if it is plain JSON within ``levels``, else -1."""
+def _plain_depth(value: Any, levels: int, known: dict[int, int], allowance: list[int] | None) -> int:
+    """How deep ``value`` nests (0 for a scalar) if it is plain JSON within ``levels`` (and, walked
+    first, within ``allowance``: see plain_json), else -1."""
     kind = type(value)
     if kind in _SCALARS:
         return 0
@@ -90,9 +100,13 @@ def _plain_depth(value: Any, levels: int, known: dict[int, int]) -> int:
         items = value
     else:
         return -1
+    if allowance is not None:
+        allowance[0] -= len(value)
+        if allowance[0] < 0:
+            return -1
     deepest = 0
     for item in items:
-        below = _plain_depth(item, levels - 1, known)
+        below = _plain_depth(item, levels - 1, known, allowance)
         if below < 0:
             return -1
         deepest = max(deepest, below)

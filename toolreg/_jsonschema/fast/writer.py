@@ -253,7 +253,11 @@ class Writer:
 
     def plain(self, value: str, path: list[str]) -> str:
         """The test that ``value`` is plain JSON within the depth left; where the errors are Findings,
-        with the validation's record of the values found plain, so that none is walked twice."""
+        with the validation's record of the values found plain, so that none is walked twice; and,
+        where the stack thrashes, within the first walk's allowance of items."""
+        if chunked_stack:  # the first walk counts what it finds plain (see runtime.plain_json)
+            memo = self.errors if self.findings else "None"
+            return f"plain({value}, {self.levels(path)}, {memo}, {self.block.read('allow')})"
         memo = f", {self.errors}" if self.findings else ""
         return f"plain({value}, {self.levels(path)}{memo})"
 
