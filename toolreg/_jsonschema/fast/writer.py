@@ -271,8 +271,9 @@ class Writer:
         self.line(depth, f"if {self.errors}.left[0] < 0: spent({self.errors}.left)")
 
     def count_items(self, depth: int, value: str) -> None:
-        """Before a loop that may call a function for each item: the items, counted against what the
-        walk may do before it runs with room (see ``room``); past it, the entry walks again with room."""
+        """Before a loop that may call a function for each item, or a reference check that goes over
+        every item: the items, counted against what the first walk may do before it runs with room (see
+        ``room``); past it, the entry walks again with room."""
         if not chunked_stack:
             return
         allow = self.block.read("allow")
@@ -383,10 +384,9 @@ class Writer:
         line, function = self.line, self.function_for(node.keywords["not"])
         self.spend(depth)
         if self.yes_no:
-            passes = (
-                f"passes({function}, {value}, {self.path(path)}, {self.errors}, {self.depth_of(path)}, allow)"
-            )
-            self.block.read("allow")
+            allow = self.block.read("allow")
+            arguments = f"{value}, {self.path(path)}, {self.errors}, {self.depth_of(path)}, {allow}"
+            passes = f"passes({function}, {arguments})"
             line(depth, f"if {passes}: {self.answers.failed}")
             # Its subschema may have failed at once, at a type, reading nothing below: the value must
             # still be shown plain JSON, or validate's answer would be an error where this passes.
@@ -441,10 +441,9 @@ class Writer:
         line(depth, f"{passed} = 0")
         for index, location in enumerate(node.keywords[keyword]):
             function = self.function_for(location)
-            call = (
-                f"passes({function}, {value}, {self.path(path)}, {self.errors}, {self.depth_of(path)}, allow)"
-            )
-            self.block.read("allow")
+            allow = self.block.read("allow")
+            arguments = f"{value}, {self.path(path)}, {self.errors}, {self.depth_of(path)}, {allow}"
+            call = f"passes({function}, {arguments})"
             inner = depth + 1 if keyword == "anyOf" and index > 0 else depth
             if inner > depth:
                 line(depth, f"if {passed} == 0:")
