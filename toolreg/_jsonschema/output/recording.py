@@ -433,9 +433,7 @@ class Trace:
             else:
                 self.annotated(unit, True, 12)
         elif name == "format" and unit.valid:
-            self.annotated(
-                unit, *self._value(unit.location + (name,), compiled.schema_at(unit.location)[name])
-            )
+            self.annotated(unit, *self._value(compiled.schema_at(unit.location)[name]))
 
     def _annotations(self, location: Path) -> list[tuple[str, Any, int]]:
         """The annotation keywords of the schema object at ``location`` that no keyword row checks."""
@@ -447,12 +445,12 @@ class Trace:
                 checked = self.compiled.node(location).keywords
                 for name, value in held.items():
                     if name in _VALUE_ANNOTATIONS and name not in checked:
-                        found.append((name, *self._value(location + (name,), value)))
+                        found.append((name, *self._value(value)))
             self.annotations[location] = found
         return found
 
     @staticmethod
-    def _value(location: Path, value: Any) -> tuple[Any, int]:
+    def _value(value: Any) -> tuple[Any, int]:
         """A schema value as an annotation, and its JSON length with its key's."""
         written = writable(value)
         return written, len(json.dumps(written)) + 20
