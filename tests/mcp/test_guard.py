@@ -10,6 +10,7 @@ import sys
 import types as namespaces
 from dataclasses import dataclass
 
+import anyio
 import coverage
 import jsonschema
 import pytest
@@ -35,7 +36,7 @@ from tests.mcp_servers.clients import (
 from tests.mcp_servers.counting_server import TOOLS
 from tests.properties.test_corpus import CORPUS, RECORDS, STANDARD
 from toolreg._cli import main
-from toolreg._guard import WITHHELD_META, GuardOptions, _GuardServer
+from toolreg._guard import WITHHELD_META, GuardOptions, _GuardServer, _loop_options
 
 VERSIONS = [LEGACY, MODERN]
 
@@ -301,6 +302,25 @@ def test_the_guard_serves_without_spans_where_no_tracer_provider_records_them(mo
     configured = trace.NoOpTracerProvider()  # as opentelemetry-instrument would set one of its own
     monkeypatch.setattr(trace, "get_tracer_provider", lambda: configured)
     assert len(spans()) == 1
+
+
+def test_the_guard_runs_on_uvloop_where_it_is_installed_and_on_asyncio_where_not(monkeypatch, capfd):
+    pytest.importorskip("uvloop", reason="uvloop is not installed (the mcp extra brings it)")
+    assert _loop_options() == {"use_uvloop": True}
+    loops = []
+    real_run = anyio.run
+
+    def run(function, *arguments, backend_options=None):
+        loops.append(dict(backend_options or {}))
+        return real_run(function, *arguments, backend_options=backend_options)
+
+    monkeypatch.setattr(anyio, "run", run)
+    assert main(["guard", "--", sys.executable, "-c", "pass"]) == 2  # either loop reports the end alike
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as where it is not installed: importing it fails
+    assert _loop_options() == {}
+    assert main(["guard", "--", sys.executable, "-c", "pass"]) == 2
+    assert loops == [{"use_uvloop": True}, {}]
+    assert capfd.readouterr().err.count("cannot guard") == 2
 
 
 def test_an_upstream_that_does_not_start_is_bad_input(capfd):
