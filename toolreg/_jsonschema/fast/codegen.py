@@ -116,13 +116,24 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
     # (unless indented so deeply that one more block, the entry's try, could pass Python's compiler).
     checked = writer.requests[root] > 1 or first.deepest >= compiled.limits.max_depth
     inline = not checked and first.block.deepest() <= INLINE_MAX_INDENT
-    front_body: Body | None = None
-    if yes_no and front and inline and len(first.block) <= _FRONT_MAX_LINES:
-        # The root's body again, answering as the front does; the $ref targets written in place in
-        # it are written in place again.
+
+    def again(answers: Answers, counts_items: bool) -> Body:
+        # The root's body once more; the $ref targets written in place in it are written in place again.
         writer.inlined -= first.inlined
-        front_body = writer.write_body((), _FRONT)
+        writer.counts_items = counts_items
+        body = writer.write_body((), answers)
+        writer.counts_items = chunked_stack
         writer.write_functions()
+        return body
+
+    # Each entry's body: the first walk's, and, where there is one, the walk with room's, which counts
+    # no items (see _walks): counting each array's items cost a walk of 10,000 rows a tenth of its time.
+    entries: tuple[Body | None, ...] = (None, None)
+    fronts: tuple[Body | None, ...] = (None, None)
+    if inline:
+        entries = (first, again(YES_NO, False) if chunked_stack else None)
+    if yes_no and front and inline and len(first.block) <= _FRONT_MAX_LINES:
+        fronts = (again(_FRONT, chunked_stack), again(_FRONT, False) if chunked_stack else None)
     module: list[str] = []
     for name, body in writer.bodies.items():
         if name == root and inline:
@@ -136,10 +147,10 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
         module.extend(body.block.placed(0))
         module.append("")
     module.extend(writer.tables)
-    entry = first if inline else None
+    entry = entries[0]
     if not yes_no:
-        for walk in _walks(compiled, "validate"):
-            module.extend(_collecting_entry(writer.findings, root, entry, walk))
+        for walk, placed in zip(_walks(compiled, "validate"), entries, strict=False):
+            module.extend(_collecting_entry(writer.findings, root, placed, walk))
     else:
         # The budget the values known at a glance earn; the rest is counted once that is spent.
         # Code that counts no steps and calls no reference check needs no list at all.
@@ -148,12 +159,12 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
         )
         if errors is None and (entry is None or "errors" in entry.block.reads):
             errors = "None"
-        for walk in _walks(compiled, "is_valid"):
-            module.extend(_yes_no_entry(errors, root, entry, YES_NO, walk, front=False))
-        front = front and (front_body is not None or entry is None)
+        for walk, placed in zip(_walks(compiled, "is_valid"), entries, strict=False):
+            module.extend(_yes_no_entry(errors, root, placed, YES_NO, walk, front=False))
+        front = front and (fronts[0] is not None or entry is None)
         if front:
-            for walk in _walks(compiled, "validate"):
-                module.extend(_yes_no_entry(errors, root, front_body, _FRONT, walk, front=True))
+            for walk, placed in zip(_walks(compiled, "validate"), fronts, strict=False):
+                module.extend(_yes_no_entry(errors, root, placed, _FRONT, walk, front=True))
     return Written("\n".join(module) + "\n", writer.source.namespace, yes_no and front)
 
 
@@ -177,9 +188,9 @@ class _Walk(NamedTuple):
         """The root's path, depth and allowance, as its function would take them, where its body (or
         the call of its function) reads them."""
         reads = {"p", "d", "allow"} if body is None else body.block.reads
-        return (
-            [f"        p, d, allow = (), {self.depth}, [{self.items}]"] if {"p", "d", "allow"} & reads else []
-        )
+        values = {"p": "()", "d": str(self.depth), "allow": f"[{self.items}]"}
+        names = [name for name in values if name in reads]
+        return [f"        {', '.join(names)} = {', '.join(values[name] for name in names)}"] if names else []
 
     def stopped(self, arguments: str, otherwise: str) -> str:
         """Where the walk stopped short, or met a value that is not plain JSON: again with room, if it
@@ -189,7 +200,8 @@ class _Walk(NamedTuple):
 
 def _walks(compiled: Compiled, name: str) -> list[_Walk]:
     """The entries written under ``name``: one walk, where the interpreter's stack does not thrash;
-    else a first, shallow and short one, and one with room."""
+    else a first, shallow and short one, which counts the items its loops go over, and one with room,
+    whose own body counts none (the functions both call count for the first)."""
     if not chunked_stack:
         return [_Walk(name, 0, _UNCOUNTED, None)]
     roomy = f"{name}_with_room"

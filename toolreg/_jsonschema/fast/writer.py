@@ -146,6 +146,10 @@ class Writer:
             or not _HANDED_OVER.isdisjoint(compiled.used)
             or not _one_schema_a_value(compiled)
         )
+        # Whether the body being written counts the items its loops go over against the first walk's
+        # allowance (see room): where the stack thrashes, but not in the walk with room, which has
+        # none to stay within (its body is written apart, see codegen.write).
+        self.counts_items = chunked_stack
         self.source = Source(namespace())
         self.block = Block()  # the block being written
         self.functions: dict[str, str] = {}
@@ -255,7 +259,7 @@ class Writer:
         """The test that ``value`` is plain JSON within the depth left; where the errors are Findings,
         with the validation's record of the values found plain, so that none is walked twice; and,
         where the stack thrashes, within the first walk's allowance of items."""
-        if chunked_stack:  # the first walk counts what it finds plain (see runtime.plain_json)
+        if self.counts_items:  # the first walk counts what it finds plain (see runtime.plain_json)
             memo = self.errors if self.findings else "None"
             return f"plain({value}, {self.levels(path)}, {memo}, {self.block.read('allow')})"
         memo = f", {self.errors}" if self.findings else ""
@@ -274,7 +278,7 @@ class Writer:
         """Before a loop that may call a function for each item, or a reference check that goes over
         every item: the items, counted against what the first walk may do before it runs with room (see
         ``room``); past it, the entry walks again with room."""
-        if not chunked_stack:
+        if not self.counts_items:
             return
         allow = self.block.read("allow")
         self.line(depth, f"{allow}[0] -= len({value})")
