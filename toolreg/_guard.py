@@ -94,7 +94,8 @@ def run(options: GuardOptions) -> None:
 def _loop_options() -> dict[str, Any]:
     """anyio's options for the guard's event loop: uvloop's where it is installed (the mcp extra brings
     it, but on Windows), whose loop turns, pipe writes and wake-ups from the check threads cost less
-    than asyncio's own; each call passes through the loop six times. Else asyncio's loop."""
+    than asyncio's own, and a call wakes the loop at each message in and out and at each check's
+    return from its thread. Else asyncio's loop."""
     try:
         import uvloop  # noqa: F401 - anyio imports it again to make the loop
     except ImportError:
