@@ -140,6 +140,20 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys)
 
 
+# A comma that only JSON's whitespace separates from the bracket that closes its object or array.
+_TRAILING_COMMA = re.compile(r",[ \t\n\r]*[}\]]")
+
+
+def _decoding_problem(text: str, error: json.JSONDecodeError) -> str:
+    """What stopped the decoder, for the model: a trailing comma in words of toolreg's own (the
+    decoder's differ between Python releases: 3.11 and 3.12 expect another member at the bracket,
+    3.13 names the comma), else the decoder's words and the character it stopped at."""
+    comma = text.rfind(",", 0, error.pos + 1)
+    if comma >= 0 and _TRAILING_COMMA.match(text, comma) and not text[comma + 1 : error.pos].strip(" \t\n\r"):
+        return f"a trailing comma at character {comma} (JSON allows none)"
+    return f"{error.msg} at character {error.pos}"
+
+
 def read_arguments(text: str) -> tuple[Any, str | None]:
     """Arguments sent as JSON text (OpenAI's form): the object, or None and what is wrong, for the model.
 
@@ -158,7 +172,7 @@ def read_arguments(text: str) -> tuple[Any, str | None]:
             "send each key once."
         )
     except json.JSONDecodeError as error:
-        return None, f"The arguments are not valid JSON: {error.msg} at character {error.pos}."
+        return None, f"The arguments are not valid JSON: {_decoding_problem(text, error)}."
     except RecursionError:
         return None, "The arguments are nested too deeply to read."
     except ValueError:  # an integer with more digits than Python reads (sys.get_int_max_str_digits)
