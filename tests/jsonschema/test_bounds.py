@@ -455,7 +455,8 @@ def test_the_bowtie_harness_reads_what_json_loads_cannot_and_refuses_what_is_not
         ('{"cmd": "run", "seq": NaN}', "NaN is not JSON"),
         ("[-Infinity]", "-Infinity is not JSON"),
         ("1" * (MOST_DIGITS + 1), f"reads at most {MOST_DIGITS}"),
-        ("[" * 2000, "no JSON value at character 2000"),
+        # Where Python's decoder reaches the end (3.13), its words; where its stack ends first, the harness's.
+        ("[" * 2000, r"(no JSON value at character|\(char) 2000"),
         ("[1, 2] ]", "Extra data"),
     ]:
         with pytest.raises(ProtocolError, match=words):
