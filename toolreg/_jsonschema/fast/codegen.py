@@ -97,9 +97,13 @@ class Written(NamedTuple):
     front: bool
 
 
-def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> Written:
+def write(
+    compiled: Compiled, *, yes_no: bool = False, front: bool = False, chunked: bool = chunked_stack
+) -> Written:
     """The source :func:`generate` compiles, and the namespace of its constants: ``front`` (with
-    ``yes_no``) asks for validate's front too, written where the root's body is short enough."""
+    ``yes_no``) asks for validate's front too, written where the root's body is short enough;
+    ``chunked``, whether this interpreter's frame stack can thrash, asks for each entry twice, a first
+    walk and one with room (see _walks), as ``generate`` does where it can."""
     unhandled = sorted(compiled.used - HANDLED_KEYWORDS)
     if unhandled or compiled.dialect != DEFAULT_DIALECT:
         raise NoFastPath(f"written for {compiled.dialect} keywords {unhandled}")
@@ -108,6 +112,7 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
     if compiled.ignored or (compiled.asserts_formats and "format" in compiled.used):
         raise NoFastPath("reads keywords by a meta-schema's vocabularies, or asserts formats")
     writer = Generator(compiled, yes_no)
+    writer.counts_items = chunked
     root = writer.function_for(())
     writer.write_functions()
     first = writer.bodies[root]
@@ -122,7 +127,7 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
         writer.inlined -= first.inlined
         writer.counts_items = counts_items
         body = writer.write_body((), answers)
-        writer.counts_items = chunked_stack
+        writer.counts_items = chunked
         writer.write_functions()
         return body
 
@@ -131,9 +136,9 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
     entries: tuple[Body | None, ...] = (None, None)
     fronts: tuple[Body | None, ...] = (None, None)
     if inline:
-        entries = (first, again(YES_NO, False) if chunked_stack else None)
+        entries = (first, again(YES_NO, False) if chunked else None)
     if yes_no and front and inline and len(first.block) <= _FRONT_MAX_LINES:
-        fronts = (again(_FRONT, chunked_stack), again(_FRONT, False) if chunked_stack else None)
+        fronts = (again(_FRONT, chunked), again(_FRONT, False) if chunked else None)
     module: list[str] = []
     for name, body in writer.bodies.items():
         if name == root and inline:
@@ -149,7 +154,7 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
     module.extend(writer.tables)
     entry = entries[0]
     if not yes_no:
-        for walk, placed in zip(_walks(compiled, "validate"), entries, strict=False):
+        for walk, placed in zip(_walks(compiled, "validate", chunked), entries, strict=False):
             module.extend(_collecting_entry(writer.findings, root, placed, walk))
     else:
         # The budget the values known at a glance earn; the rest is counted once that is spent.
@@ -159,11 +164,11 @@ def write(compiled: Compiled, *, yes_no: bool = False, front: bool = False) -> W
         )
         if errors is None and (entry is None or "errors" in entry.block.reads):
             errors = "None"
-        for walk, placed in zip(_walks(compiled, "is_valid"), entries, strict=False):
+        for walk, placed in zip(_walks(compiled, "is_valid", chunked), entries, strict=False):
             module.extend(_yes_no_entry(errors, root, placed, YES_NO, walk, front=False))
         front = front and (fronts[0] is not None or entry is None)
         if front:
-            for walk, placed in zip(_walks(compiled, "validate"), fronts, strict=False):
+            for walk, placed in zip(_walks(compiled, "validate", chunked), fronts, strict=False):
                 module.extend(_yes_no_entry(errors, root, placed, _FRONT, walk, front=True))
     return Written("\n".join(module) + "\n", writer.source.namespace, yes_no and front)
 
@@ -198,11 +203,11 @@ class _Walk(NamedTuple):
         return otherwise if self.again is None else f"return with_room(partial({self.again}, {arguments}))"
 
 
-def _walks(compiled: Compiled, name: str) -> list[_Walk]:
+def _walks(compiled: Compiled, name: str, chunked: bool) -> list[_Walk]:
     """The entries written under ``name``: one walk, where the interpreter's stack does not thrash;
     else a first, shallow and short one, which counts the items its loops go over, and one with room,
     whose own body counts none (the functions both call count for the first)."""
-    if not chunked_stack:
+    if not chunked:
         return [_Walk(name, 0, _UNCOUNTED, None)]
     roomy = f"{name}_with_room"
     shallow = max(0, compiled.limits.max_depth - SHALLOW_LEVELS)
