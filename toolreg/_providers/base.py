@@ -149,7 +149,8 @@ def _decoding_problem(text: str, error: json.JSONDecodeError) -> str:
     decoder's differ between Python releases: 3.11 and 3.12 expect another member at the bracket,
     3.13 names the comma), else the decoder's words and the character it stopped at."""
     comma = text.rfind(",", 0, error.pos + 1)
-    if comma >= 0 and _TRAILING_COMMA.match(text, comma) and not text[comma + 1 : error.pos].strip(" \t\n\r"):
+    trailing = _TRAILING_COMMA.match(text, comma) if comma >= 0 else None
+    if trailing is not None and error.pos in (comma, trailing.end() - 1):  # at the comma, or its bracket
         return f"a trailing comma at character {comma} (JSON allows none)"
     return f"{error.msg} at character {error.pos}"
 

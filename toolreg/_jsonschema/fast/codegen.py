@@ -102,8 +102,8 @@ def write(
 ) -> Written:
     """The source :func:`generate` compiles, and the namespace of its constants: ``front`` (with
     ``yes_no``) asks for validate's front too, written where the root's body is short enough;
-    ``chunked``, whether this interpreter's frame stack can thrash, asks for each entry twice, a first
-    walk and one with room (see _walks), as ``generate`` does where it can."""
+    ``chunked`` (by default, whether this interpreter's frame stack can thrash) asks for each entry
+    twice, a first walk and one with room (see _walks)."""
     unhandled = sorted(compiled.used - HANDLED_KEYWORDS)
     if unhandled or compiled.dialect != DEFAULT_DIALECT:
         raise NoFastPath(f"written for {compiled.dialect} keywords {unhandled}")
