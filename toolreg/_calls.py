@@ -465,11 +465,11 @@ class Caller:
                 if refused.tool != record.name:
                     raise
                 return args, list(refused.errors), ()
-        errors = entry.answers.validate(args)  # which asks for an object too
+        errors = entry.check(args)  # which asks for an object too
         if entry.gone:
             raise UnknownToolError(record.name)
         if errors and repair:
-            repaired, repairs = repair_arguments(record.validator, args, validate=entry.answers.validate)
+            repaired, repairs = repair_arguments(record.validator, args, validate=entry.check)
             if repairs:
                 return _as_handed(record, repaired), OK, repairs
         return (args if errors else _as_handed(record, args)), errors, ()

@@ -402,7 +402,7 @@ class _GuardServer(_RegistryServer):
         if entry is None:
             return arguments, ""
         given = {} if arguments is None else arguments
-        check = entry.answers.validate  # which asks for an object too, as registry.repair's does
+        check = entry.check  # which asks for an object too, as registry.repair's does
         repair = functools.partial(repair_arguments, entry.record.validator, given, validate=check)
         repaired: tuple[Any, tuple[Repair, ...]] = await _off_the_loop(self.registry, repair)
         if not repaired[1]:

@@ -127,7 +127,7 @@ def _settle(outcome: asyncio.Future[Any], came: tuple[Any, BaseException | None]
 def _arguments_refusal(entry: Entry, name: str, arguments: Any) -> str | None:
     """Why the tool of ``entry`` (the server's ``name``) refuses ``arguments``, for a model, or None
     when it takes them."""
-    errors = entry.answers.validate(arguments)
+    errors = entry.check(arguments)
     return format_errors(errors, tool=name).text if errors else None
 
 

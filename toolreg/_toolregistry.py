@@ -108,7 +108,8 @@ class ToolRegistry(Registry):
                 args = self._without_nulls(entry.record, args)
             except InvalidArgumentsError as refused:
                 return list(refused.errors)
-        return entry.answers.validate(args)
+        check = entry.check  # read, then called (see Registry.validate)
+        return check(args)
 
     def arguments(self, name: str, args: Any) -> Any:
         """``args`` of a call made through OpenAI's strict export, as the handler should see them:

@@ -189,6 +189,16 @@ class Validator:
             return front(instance)
         return _collected(self._compiled_schema(), self._limits, fast, instance)
 
+    def _settled(self) -> Callable[[Any], Result] | None:
+        """What answers :meth:`validate` from now on, for a caller that keeps it rather than looking it
+        up at each call (a registry's entry): the generated front, or this method where code was
+        generated without one; None while the first calls are answered otherwise (the glance, the
+        walk), which may yet end in a front. (_build installs the front before it sets ``_fast``.)"""
+        if self._fast is None:
+            return None
+        front: Callable[[Any], Result] | None = self.__dict__.get("validate")
+        return self.validate if front is None else front
+
     def _glanced(self, instance: Any, collecting: bool) -> bool | None:
         """The glance's answer, before the schema is compiled (None: it has none); ``collecting``
         when a False answer leaves the walk to find the errors."""
