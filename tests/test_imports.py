@@ -109,11 +109,14 @@ def test_a_format_pattern_is_compiled_at_its_first_match_and_kept():
     assert not formats.FORMATS["uuid"]("12345678-1234-1234-1234-123456789abz")
 
 
-# Standard modules `import toolreg` leaves for later: dataclasses (with the inspect it imports),
-# difflib (the "did you mean" of a refused schema), fractions and decimal (exact multipleOf), json (the
-# words of an error quoting a value), urllib.parse and ipaddress (relative URIs, the ip formats),
-# unicodedata (idn-hostname). Each cost the import a millisecond or more.
+# Modules `import toolreg` leaves for later: dataclasses (with the inspect it imports), difflib (the
+# "did you mean" of a refused schema), fractions and decimal (exact multipleOf), json (the words of an
+# error quoting a value), urllib.parse and ipaddress (relative URIs, the ip formats), unicodedata
+# (idn-hostname), and the pattern engines' libraries, loaded with the first pattern (RE2's load was a
+# quarter of the import). Each cost the import a millisecond or more.
 DEFERRED = (
+    "re2",
+    "regress",
     "dataclasses",
     "inspect",
     "difflib",

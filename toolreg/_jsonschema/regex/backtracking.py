@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import regress
-
 from .costs import UnsupportedPattern
 from .syntax import (
     Assertion,
@@ -61,6 +59,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def regress_search(tree: Disjunction) -> Callable[[str], bool]:
     """regress's search for ``tree``, which :func:`backtracking_refusal` accepted."""
+    import regress  # here, at the first pattern that needs it, not with toolreg: most never do
+
     try:
         compiled = regress.Regex(_ecma_source(tree), "u")
     except regress.RegressError as error:

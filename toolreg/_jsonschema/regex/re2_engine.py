@@ -11,12 +11,11 @@ look-aheads becomes one anchored RE2 search for each. What RE2 cannot express is
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable
 from typing import Any
-
-import re2
 
 from .costs import UnsupportedPattern
 from .emoji import EMOJI_PROPERTIES
@@ -51,10 +50,18 @@ __all__ = [
     "to_re2",
 ]
 
-_RE2_OPTIONS = re2.Options()
-_RE2_OPTIONS.log_errors = False
-_RE2_OPTIONS.never_capture = True
-_ANCHOR = re2._re2.RE2.Anchor
+
+@functools.cache
+def _re2() -> tuple[Any, Any]:
+    """RE2's binding and the options of every program, loaded with the first pattern rather than with
+    toolreg: loading the library was about a quarter of ``import toolreg``, which a catalog without
+    patterns, or a command's ``--help``, never needs."""
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False
+    options.never_capture = True
+    return re2, options
 
 
 def to_re2(source: str) -> str | None:
@@ -87,11 +94,11 @@ def re2_search(tree: Disjunction, budget: int, room: int | None) -> tuple[Callab
         properties = _check_properties([translated])
         if not _has_not_boundary(tree):
             compiled = _compiled(translated, room)
-            return _search(compiled, _ANCHOR.UNANCHORED), compiled.ProgramSize(), properties
+            return _search(compiled, "UNANCHORED"), compiled.ProgramSize(), properties
         # RE2 may start a search between the bytes of one character, where \B holds: a search
         # anchored behind a lazy run of whole characters starts only between characters.
         compiled = _compiled(f"(?s:.)*?(?:{translated})", room)
-        return _search(compiled, _ANCHOR.ANCHOR_START), compiled.ProgramSize(), properties
+        return _search(compiled, "ANCHOR_START"), compiled.ProgramSize(), properties
     rest, conditions = parts
     # The rest and each look-ahead share one budget, and one allowance of property sets.
     translations: list[str] = []
@@ -104,8 +111,7 @@ def re2_search(tree: Disjunction, budget: int, room: int | None) -> tuple[Callab
         programs.append(_compiled(translated, room))
         room = None if room is None else room - programs[-1].ProgramSize()
     searches = [
-        (want, _search(compiled, _ANCHOR.ANCHOR_START))
-        for want, compiled in zip(wanted, programs, strict=True)
+        (want, _search(compiled, "ANCHOR_START")) for want, compiled in zip(wanted, programs, strict=True)
     ]
     size = sum(compiled.ProgramSize() for compiled in programs)
     return (lambda text: all(search(text) is want for want, search in searches)), size, properties
@@ -159,13 +165,15 @@ def _compiled(translated: str, room: int | None = None) -> Any:
         # A trial within a memory budget that lets RE2 build about ``room`` instructions before it
         # gives up, at a cost in them; then the program itself, with the default budget, whose
         # searches keep more states.
+        re2, _ = _re2()
         options = re2.Options()
         options.log_errors, options.never_capture = False, True
         options.max_mem = _MEMORY_PER_INSTRUCTION * max(room, 0) + _LEAST_MEMORY
         trial = re2._re2.RE2(translated.encode(), options)
         if not trial.ok() and "too large" in trial.error().decode(errors="replace"):
             raise PastRoom(f"RE2 would build more than the {max(room, 0)} instructions left for it")
-    compiled = re2._re2.RE2(translated.encode(), _RE2_OPTIONS)
+    re2, options = _re2()
+    compiled = re2._re2.RE2(translated.encode(), options)
     if not compiled.ok():
         error = compiled.error().decode(errors="replace")
         refused = TooLarge if "too large" in error else UnsupportedPattern
@@ -173,11 +181,12 @@ def _compiled(translated: str, room: int | None = None) -> Any:
     return compiled
 
 
-def _search(compiled: Any, anchor: Any) -> Callable[[str], bool]:
+def _search(compiled: Any, anchored: str) -> Callable[[str], bool]:
     """RE2's matcher called directly (the ``re2`` module's ``search`` also builds a match object
     and maps byte offsets back, five times the cost), on the string's code points in UTF-8, lone
-    surrogates included."""
+    surrogates included; ``anchored`` names RE2's anchor (UNANCHORED, ANCHOR_START)."""
     match = compiled.Match
+    anchor = getattr(_re2()[0]._re2.RE2.Anchor, anchored)
 
     def search(text: str) -> bool:
         encoded = text.encode("utf-8", "surrogatepass")
@@ -415,10 +424,12 @@ def _property(found: Property) -> tuple[tuple[str, ...], bool]:
     if found.kind == "binary" and value in EMOJI_PROPERTIES:  # spelt out: RE2 has no emoji data
         ranges = list(EMOJI_PROPERTIES[value])
         return tuple(_range(low, high) for low, high in (complement(ranges) if negated else ranges)), False
-    if (
-        found.kind == "sc"
-        and value != "Unknown"
-        and re2._re2.RE2(f"\\p{{{value}}}".encode(), _RE2_OPTIONS).ok()
-    ):
+    if found.kind == "sc" and value != "Unknown" and _knows_script(value):
         return (f"\\{'P' if negated else 'p'}{{{value}}}",), False
     raise Untranslatable(f"{found.text}, a property RE2 does not know")
+
+
+def _knows_script(name: str) -> bool:
+    """Whether RE2 knows the script ``name`` (``\\p{Greek}``)."""
+    re2, options = _re2()
+    return bool(re2._re2.RE2(f"\\p{{{name}}}".encode(), options).ok())
