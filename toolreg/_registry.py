@@ -227,16 +227,14 @@ class Entry:
     def __init__(self, record: ToolRecord, answers: Validator | _ObjectsOnly) -> None:
         self.record = record
         self.answers = answers
-        self.check: Callable[[Any], Result] = (
-            self._settling if isinstance(answers, Validator) else answers.validate
-        )
+        settles = isinstance(answers, Validator)
+        self.check: Callable[[Any], Result] = self._settling if settles else answers.validate
         self.gone = False
 
     def _settling(self, args: Any) -> Result:
-        """The check until the validator settles on what answers its calls (the front it generates,
-        most often), which then stands here in its place: a call through the registry then costs the
-        lookup of its entry and one call, where finding the front on the validator at each call cost
-        about a third of what the registry adds to a valid call of a small tool."""
+        """The check until the validator settles on what answers its calls (its generated front, most
+        often), which then stands here in its place: finding the front on the validator at each call
+        cost about a third of what the registry adds to a valid call of a small tool."""
         answers = self.answers
         errors = answers.validate(args)
         if isinstance(answers, Validator):
