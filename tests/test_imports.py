@@ -151,6 +151,29 @@ def test_import_toolreg_leaves_the_deferred_standard_modules_unimported():
     assert [name for name in DEFERRED if name in imported] == []
 
 
+_WITHOUT_RE2 = """
+import sys
+sys.modules["re2"] = sys.modules["regress"] = None  # as where neither can be imported: a broken install
+import toolreg
+print(toolreg.validate({"type": "string"}, 1)[0].keyword)
+for pattern in ("^a", "(?<=a)b"):  # the second is for the backtracking engine, which RE2 never sees
+    try:
+        toolreg.compile({"pattern": pattern}, limits=toolreg.Limits(allow_backtracking_patterns=True))
+    except ImportError as error:
+        print(error)
+"""
+
+
+def test_a_pattern_without_its_engine_s_library_says_which_is_missing():
+    # The pattern engines load their libraries at the first pattern that needs each, so that is where
+    # a broken install shows.
+    done = subprocess.run([sys.executable, "-c", _WITHOUT_RE2], capture_output=True, text=True, check=True)
+    keyword, without_re2, without_regress = done.stdout.splitlines()
+    assert keyword == "type"
+    assert without_re2.startswith("toolreg's patterns need google-re2 (pip install google-re2): ")
+    assert without_regress.startswith("toolreg's backtracking patterns need regress (pip install regress): ")
+
+
 def test_limits_behaves_as_the_frozen_dataclass_it_was():
     limits = toolreg.Limits(max_depth=3)
     assert limits == toolreg.Limits(3) != toolreg.Limits()

@@ -222,26 +222,28 @@ class Entry:
     a call runs it), and whether it has been unregistered since (``gone``), which a call that holds it
     reads rather than looking it up again."""
 
-    __slots__ = ("record", "answers", "check", "gone")
+    __slots__ = ("record", "answers", "check", "gone", "__weakref__")
 
     def __init__(self, record: ToolRecord, answers: Validator | _ObjectsOnly) -> None:
         self.record = record
         self.answers = answers
-        settles = isinstance(answers, Validator)
-        self.check: Callable[[Any], Result] = self._settling if settles else answers.validate
+        # By a weak reference, not a bound method, which would make a loop of references that only
+        # the cyclic collector frees: an unregistered tool, its handler and its validator go at once.
+        settling = functools.partial(_settling, weakref.ref(self), answers)
+        self.check: Callable[[Any], Result] = settling if isinstance(answers, Validator) else answers.validate
         self.gone = False
 
-    def _settling(self, args: Any) -> Result:
-        """The check until the validator settles on what answers its calls (its generated front, most
-        often), which then stands here in its place: finding the front on the validator at each call
-        cost about a third of what the registry adds to a valid call of a small tool."""
-        answers = self.answers
-        errors = answers.validate(args)
-        if isinstance(answers, Validator):
-            settled = answers._settled()
-            if settled is not None:
-                self.check = settled
-        return errors
+
+def _settling(entry: weakref.ref[Entry], answers: Validator | _ObjectsOnly, args: Any) -> Result:
+    """An entry's check until its validator settles on what answers its calls (its generated front,
+    most often), which then stands in the entry in its place: finding the front on the validator at
+    each call cost about a third of what the registry adds to a valid call of a small tool."""
+    held = entry()
+    current = answers if held is None else held.answers  # as it stands now
+    errors = current.validate(args)
+    if held is not None and isinstance(current, Validator) and (settled := current._settled()) is not None:
+        held.check = settled
+    return errors
 
 
 class Registry:
@@ -273,8 +275,8 @@ class Registry:
         }
         self._records: dict[str, ToolRecord] = {}
         # Each tool with what answers for it: its validator, or one that first asks for an object (see
-        # _ObjectsOnly). The validator itself, not its bound methods: its validate may change from
-        # the method to generated code (see Validator), and each call finds the one standing now.
+        # _ObjectsOnly), and the check a call runs, which asks the validator until it has settled on
+        # its answer (its validate may change from the method to generated code: see Entry).
         self._entries: dict[str, Entry] = {}
         # Writers take the lock. Readers take none: a dict's get, set and copy each happen whole
         # under CPython's GIL, and readers that iterate copy first.

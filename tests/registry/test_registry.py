@@ -1,8 +1,10 @@
 """The registry's rules: names, duplicates, arguments, snapshots, validation by name."""
 
+import gc
 import json
 import sys
 import threading
+import weakref
 from typing import Any
 
 import pytest
@@ -382,7 +384,8 @@ def test_a_record_keeps_its_name_and_texts_as_exact_strings() -> None:
 def test_each_call_finds_the_validate_standing_now(registry, monkeypatch):
     # A validator's validate becomes generated code once it has walked enough values (see
     # Validator). Until then the registry asks the validator at each call, never a method it kept;
-    # from then on it calls the generated front itself, which the validator never changes again.
+    # from then on it calls the generated front itself. (Two threads generating the code at once may
+    # each install a front, the entry keeping one; both give the same answers.)
     from tests.conftest import WALKED_VALUES
 
     monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
@@ -399,3 +402,35 @@ def test_each_call_finds_the_validate_standing_now(registry, monkeypatch):
     assert tools._entry("t").check is front
     assert tools.validate("t", {"n": 1}) == []
     assert [error.path for error in tools.validate("t", {"n": "x"})] == ["/n"]
+
+
+@pytest.mark.parametrize("how", ["unregister", "override"])
+def test_a_tool_taken_away_is_freed_at_once_not_by_the_cycle_collector(how, monkeypatch):
+    # Before its validator has generated its code (the default policy walks first), an entry's check
+    # asks the validator through a weak reference to the entry: no loop of references keeps the
+    # tool's handler (and whatever it holds) alive until the cyclic collector runs.
+    from tests.conftest import WALKED_VALUES
+
+    monkeypatch.setattr(toolreg._jsonschema.validator, "WALKED_VALUES", WALKED_VALUES)
+
+    class Handler:
+        def __call__(self, **arguments: Any) -> Any:
+            return arguments
+
+    tools = toolreg.ToolRegistry()
+    handler = Handler()
+    gone = weakref.ref(handler)
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    tools.register("t", schema, handler)
+    assert tools.validate("t", {"n": 1}) == []
+    assert "validate" not in vars(tools.get("t").validator)  # not generated yet: the entry still asks
+    gc.disable()
+    try:
+        del handler
+        if how == "unregister":
+            tools.unregister("t")
+        else:
+            tools.register("t", schema, Handler(), override=True)
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -193,7 +193,8 @@ class Validator:
         """What answers :meth:`validate` from now on, for a caller that keeps it rather than looking it
         up at each call (a registry's entry): the generated front, or this method where code was
         generated without one; None while the first calls are answered otherwise (the glance, the
-        walk), which may yet end in a front. (_build installs the front before it sets ``_fast``.)"""
+        walk), which may yet end in a front. (_build installs the front before it sets ``_fast``; two
+        threads building at once may each install one, both answering alike.)"""
         if self._fast is None:
             return None
         front: Callable[[Any], Result] | None = self.__dict__.get("validate")

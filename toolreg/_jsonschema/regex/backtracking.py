@@ -59,7 +59,12 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def regress_search(tree: Disjunction) -> Callable[[str], bool]:
     """regress's search for ``tree``, which :func:`backtracking_refusal` accepted."""
-    import regress  # here, at the first pattern that needs it, not with toolreg: most never do
+    try:
+        import regress  # here, at the first pattern that needs it, not with toolreg: most never do
+    except ImportError as error:  # a dependency of toolreg's, so an install that is broken
+        raise ImportError(
+            f"toolreg's backtracking patterns need regress (pip install regress): {error}"
+        ) from error
 
     try:
         compiled = regress.Regex(_ecma_source(tree), "u")

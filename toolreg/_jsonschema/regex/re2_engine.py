@@ -56,8 +56,10 @@ def _re2() -> tuple[Any, Any]:
     """RE2's binding and the options of every program, loaded with the first pattern rather than with
     toolreg: loading the library was about a quarter of ``import toolreg``, which a catalog without
     patterns, or a command's ``--help``, never needs."""
-    import re2
-
+    try:
+        import re2
+    except ImportError as error:  # a dependency of toolreg's, so an install that is broken
+        raise ImportError(f"toolreg's patterns need google-re2 (pip install google-re2): {error}") from error
     options = re2.Options()
     options.log_errors = False
     options.never_capture = True
