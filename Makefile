@@ -48,16 +48,21 @@ CHECKS := $(MAKE) --no-print-directory lint docs
 bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q toolreg tests conformance
 
+# pytest keeps each test module as it rewrote its asserts, unless PYTHONDONTWRITEBYTECODE is set: then
+# every run rewrote and compiled every test module again in each worker (3 of the 6 to 8 seconds its
+# collection took), so the runs below unset it.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
+
 test: $(STAMP) bytecode
 	@checks=$$(mktemp); $(CHECKS) > $$checks 2>&1 & lint=$$!; \
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal --cov --cov-report=term; \
+	HYPOTHESIS_PROFILE=ci $(PYTEST) -q -n $(WORKERS) --dist worksteal --cov --cov-report=term; \
 	tests=$$?; wait $$lint; linted=$$?; cat $$checks; rm -f $$checks; \
 	test $$tests -eq 0 && test $$linted -eq 0
 
 # The inner loop: no lint, none of the tests marked slow, small Hypothesis runs, the same two workers;
 # about 25 seconds on 2 cores (24.8 s and 25.7 s in two runs).
 quick: $(STAMP) bytecode
-	HYPOTHESIS_PROFILE=quick $(BIN)/python -m pytest -q -n $(WORKERS) --dist worksteal -m "not slow"
+	HYPOTHESIS_PROFILE=quick $(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow"
 
 conformance: $(STAMP)
 	$(BIN)/python -m conformance
