@@ -60,7 +60,7 @@ test: $(STAMP) bytecode
 	test $$tests -eq 0 && test $$linted -eq 0
 
 # The inner loop: no lint, none of the tests marked slow, small Hypothesis runs, the same two workers;
-# about 25 seconds on 2 cores (24.8 s and 25.7 s in two runs).
+# about 25 seconds on 2 cores (the README gives the measured runs).
 quick: $(STAMP) bytecode
 	HYPOTHESIS_PROFILE=quick $(PYTEST) -q -n $(WORKERS) --dist worksteal -m "not slow"
 
