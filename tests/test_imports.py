@@ -151,7 +151,7 @@ def test_import_toolreg_leaves_the_deferred_standard_modules_unimported():
     assert [name for name in DEFERRED if name in imported] == []
 
 
-_WITHOUT_RE2 = """
+_WITHOUT_PATTERN_LIBRARIES = """
 import sys
 sys.modules["re2"] = sys.modules["regress"] = None  # as where neither can be imported: a broken install
 import toolreg
@@ -167,7 +167,9 @@ for pattern in ("^a", "(?<=a)b"):  # the second is for the backtracking engine, 
 def test_a_pattern_without_its_engine_s_library_says_which_is_missing():
     # The pattern engines load their libraries at the first pattern that needs each, so that is where
     # a broken install shows.
-    done = subprocess.run([sys.executable, "-c", _WITHOUT_RE2], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_PATTERN_LIBRARIES], capture_output=True, text=True, check=True
+    )
     keyword, without_re2, without_regress = done.stdout.splitlines()
     assert keyword == "type"
     assert without_re2.startswith("toolreg's patterns need google-re2 (pip install google-re2): ")
