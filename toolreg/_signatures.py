@@ -33,6 +33,8 @@ def check_handler(name: str, schema: Any, handler: Callable[..., Any]) -> None:
     if read is None or not isinstance(schema, dict):
         return
     by_keyword, takes_any, positional_only = read
+    if takes_any and not by_keyword and not positional_only:
+        return  # takes every call as keywords (an imported tool's is so): nothing on either side to hold
     properties = schema.get("properties", {})
     properties = properties if isinstance(properties, dict) else {}
     required = [item for item in schema.get("required", []) if isinstance(item, str)]
@@ -79,9 +81,15 @@ def _parameters(handler: Callable[..., Any]) -> tuple[dict[str, Any], bool, list
     takes ``**kwargs``, and its positional-only parameters without a default; None when unreadable.
     A plain function is read from its code object, the rest through ``inspect.signature``."""
     code = getattr(handler, "__code__", None)
-    if type(handler) is FunctionType and code is not None and not hasattr(handler, "__wrapped__"):
-        positional = code.co_varnames[: code.co_argcount]
-        keyword_only = code.co_varnames[code.co_argcount : code.co_argcount + code.co_kwonlyargcount]
+    # A function keeps __wrapped__ (functools.wraps') in its own __dict__: no lookup that raises.
+    if type(handler) is FunctionType and code is not None and "__wrapped__" not in handler.__dict__:
+        takes_any = bool(code.co_flags & inspect.CO_VARKEYWORDS)
+        count, keyword_count = code.co_argcount, code.co_kwonlyargcount
+        if not count and not keyword_count:
+            return {}, takes_any, []  # (**arguments), an imported tool's, or (): no names to read
+        names = code.co_varnames  # made anew at each read
+        positional = names[:count]
+        keyword_only = names[count : count + keyword_count]
         defaults = handler.__defaults__ or ()
         first_default = len(positional) - len(defaults)
         kw_defaults = handler.__kwdefaults__ or {}
@@ -95,7 +103,7 @@ def _parameters(handler: Callable[..., Any]) -> tuple[dict[str, Any], bool, list
         ]
         for key in positional[: code.co_posonlyargcount]:
             del by_keyword[key]
-        return by_keyword, bool(code.co_flags & inspect.CO_VARKEYWORDS), lone
+        return by_keyword, takes_any, lone
     try:
         signature = inspect.signature(handler)
     except (TypeError, ValueError):
