@@ -33,6 +33,7 @@ from ._jsonschema.settings import Settings
 from ._jsonschema.validator import Validator, checked_schema, work_bound
 from ._jsonschema.values import NotJSON, json_type, snapshot
 from ._pydantic import function_schemas, is_model, model_handler, model_schema
+from ._sharing import Shared
 from ._signatures import check_handler
 
 __all__ = [
@@ -156,21 +157,19 @@ class ToolRecord:
         output_validator: Validator | None = None,
         meta: Mapping[str, Any] | None = None,
     ) -> None:
-        values = {
-            "name": name,
-            "description": description,
-            "handler": handler,
-            "idempotent": idempotent,
-            "timeout_ms": timeout_ms,
-            "validator": validator,
-            "title": title,
-            "hints": MappingProxyType(dict(hints)) if hints else _NOTHING,
-            "details": details,
-            "output_validator": output_validator,
-            "meta": freeze(dict(meta)) if meta else _NOTHING,
-        }
-        for slot, value in values.items():
-            object.__setattr__(self, slot, value)
+        # Slot by slot, past the refusing __setattr__: a registry makes one record per tool it takes.
+        fill = object.__setattr__
+        fill(self, "name", name)
+        fill(self, "description", description)
+        fill(self, "handler", handler)
+        fill(self, "idempotent", idempotent)
+        fill(self, "timeout_ms", timeout_ms)
+        fill(self, "validator", validator)
+        fill(self, "title", title)
+        fill(self, "hints", MappingProxyType(dict(hints)) if hints else _NOTHING)
+        fill(self, "details", details)
+        fill(self, "output_validator", output_validator)
+        fill(self, "meta", freeze(dict(meta)) if meta else _NOTHING)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"ToolRecord is immutable; cannot set {name!r}")
@@ -286,7 +285,7 @@ class Registry:
         self._subscribers: tuple[Callable[[int], None], ...] = ()
         # Catalogs repeat schemas (every tool without arguments has the same one): tools whose schemas
         # are the same JSON text share one compiled Validator, which holds nothing of either tool.
-        self._shared: weakref.WeakValueDictionary[bytes, Validator] = weakref.WeakValueDictionary()
+        self._shared: Shared[Validator] = Shared()
         # Catalogs repeat patterns too: each is compiled and guarded once per registry, and all of them
         # within one allowance of what compiling them costs, so no catalog makes the registry pay more.
         self._patterns = Patterns(self.limits.max_pattern_program)

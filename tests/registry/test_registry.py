@@ -213,6 +213,33 @@ def test_tools_with_the_same_schema_share_one_compiled_validator():
     assert registry.validate("c0", {"n": 2})[0].message == "must be at most 1.0, is 2"
 
 
+def test_a_shared_validator_goes_with_its_last_tool_and_the_map_stays_the_size_of_what_it_holds():
+    from toolreg._sharing import SWEEP_SLACK
+
+    def schema(number: int = 1) -> dict[str, Any]:
+        return {"type": "object", "properties": {"n": {"maximum": number}}}
+
+    registry = toolreg.ToolRegistry()
+    gone = weakref.ref(registry.register("a", schema(), accept_any).validator)
+    registry.register("b", schema(), accept_any)
+    gc.disable()
+    try:
+        registry.unregister("a")
+        assert gone() is not None  # "b" holds it still
+        registry.unregister("b")
+        assert gone() is None  # at once, not by the cycle collector
+    finally:
+        gc.enable()
+    # Registered again, the schema gets a validator of its own, which the next tool finds.
+    again = registry.register("c", schema(), accept_any)
+    assert registry.register("d", schema(), accept_any).validator is again.validator
+    # A tool replaced 2,000 times, each with a schema of its own: the dead references are swept out.
+    for number in range(2_000):
+        registry.register("e", schema(number + 2), accept_any, override=True)
+    # Alive at the last sweep: c's and d's, e's old and new.
+    assert len(registry._shared) < 2 * 3 + SWEEP_SLACK
+
+
 def test_a_schema_whose_number_has_no_json_text_in_python_is_registered_and_compiled_later():
     # Past Python's limit on the digits of an int's text: its key is still made, and compiling finds
     # what to index without the text.
