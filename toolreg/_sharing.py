@@ -9,24 +9,30 @@ __all__ = ["Shared"]
 
 Value = TypeVar("Value")
 
-# Dead references are swept out once the map has grown to twice what was alive at the last sweep, and
-# this many more: a registry whose tools come and go keeps a map about the size of what it holds.
-SWEEP_SLACK = 64
+# What a key costs the map beyond its bytes: the bytes object, the map's slot and the reference.
+ENTRY_BYTES = 200
+# How much the keys added since the last sweep may cost past what the live ones cost then, before the
+# dead references are swept out: a registry whose tools come and go holds at most about twice what it
+# keeps alive, and this much more.
+SWEEP_SLACK_BYTES = 1 << 20
 
 
 class Shared(Generic[Value]):
-    """Values by key, each held by a weak reference: a value no tool holds any more goes at once.
+    """Values by key (a schema's bytes), each held by a weak reference: a value no tool holds any more
+    goes at once, and its key with the next sweep.
 
     A plain map of weak references, swept now and then, in place of ``weakref.WeakValueDictionary``,
-    whose Python-level references and callbacks cost about a twentieth of registering a tool.
-    Two threads that add the same key at once may each keep their own value: both are equal, and
-    each tool is answered by the one it was given."""
+    whose Python-level references and callbacks cost about a twentieth of registering a tool. The
+    sweep is counted in bytes, a key's and ``ENTRY_BYTES``, so that the keys of large schemas swept
+    late cost no more than small ones. Two threads that add the same key at once may each keep their
+    own value: both are equal, and each tool is answered by the one it was given."""
 
-    __slots__ = ("_references", "_sweep_at")
+    __slots__ = ("_references", "_added", "_allowance")
 
     def __init__(self) -> None:
         self._references: dict[bytes, weakref.ref[Value]] = {}
-        self._sweep_at = SWEEP_SLACK
+        self._added = 0  # the cost of the keys added since the last sweep
+        self._allowance = SWEEP_SLACK_BYTES
 
     def get(self, key: bytes) -> Value | None:
         """The value kept for ``key``, or None where there is none or it has gone."""
@@ -35,19 +41,20 @@ class Shared(Generic[Value]):
 
     def setdefault(self, key: bytes, value: Value) -> Value:
         """The value kept for ``key``, or ``value``, kept from now on, where there is none alive."""
-        references = self._references
         kept = self.get(key)
         if kept is not None:
             return kept
-        references[key] = weakref.ref(value)
-        if len(references) >= self._sweep_at:
+        self._references[key] = weakref.ref(value)
+        self._added += len(key) + ENTRY_BYTES
+        if self._added > self._allowance:
             # From a copy of the items, taken whole: another thread adding meanwhile cannot break it
             # (what it adds to the old map is not shared, and answers alike).
-            alive = {key: reference for key, reference in list(references.items()) if reference() is not None}
+            alive = {
+                each: reference
+                for each, reference in list(self._references.items())
+                if reference() is not None
+            }
             self._references = alive
-            self._sweep_at = 2 * len(alive) + SWEEP_SLACK
+            self._added = 0
+            self._allowance = sum(len(each) + ENTRY_BYTES for each in alive) + SWEEP_SLACK_BYTES
         return value
-
-    def __len__(self) -> int:
-        """How many keys are held, dead references not yet swept out included."""
-        return len(self._references)

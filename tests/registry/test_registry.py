@@ -214,7 +214,7 @@ def test_tools_with_the_same_schema_share_one_compiled_validator():
 
 
 def test_a_shared_validator_goes_with_its_last_tool_and_the_map_stays_the_size_of_what_it_holds():
-    from toolreg._sharing import SWEEP_SLACK
+    from toolreg._sharing import ENTRY_BYTES, SWEEP_SLACK_BYTES
 
     def schema(number: int = 1) -> dict[str, Any]:
         return {"type": "object", "properties": {"n": {"maximum": number}}}
@@ -233,11 +233,15 @@ def test_a_shared_validator_goes_with_its_last_tool_and_the_map_stays_the_size_o
     # Registered again, the schema gets a validator of its own, which the next tool finds.
     again = registry.register("c", schema(), accept_any)
     assert registry.register("d", schema(), accept_any).validator is again.validator
-    # A tool replaced 2,000 times, each with a schema of its own: the dead references are swept out.
+    # A tool replaced 2,000 times, each with a schema of its own of some 10 KB: the keys of the ones
+    # gone are swept out, counted by what they cost (20 MB of them, unswept).
+    text = "x" * 10_000
     for number in range(2_000):
-        registry.register("e", schema(number + 2), accept_any, override=True)
+        replaced = schema(number + 2) | {"description": text}
+        registry.register("e", replaced, accept_any, override=True)
+    held = sum(len(key) + ENTRY_BYTES for key in registry._shared._references)
     # Alive at the last sweep: c's and d's, e's old and new.
-    assert len(registry._shared) < 2 * 3 + SWEEP_SLACK
+    assert held <= SWEEP_SLACK_BYTES + 2 * 3 * (len(text) + 100 + ENTRY_BYTES)
 
 
 def test_a_schema_whose_number_has_no_json_text_in_python_is_registered_and_compiled_later():
