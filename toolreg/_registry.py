@@ -33,7 +33,7 @@ from ._jsonschema.settings import Settings
 from ._jsonschema.validator import Validator, checked_schema, work_bound
 from ._jsonschema.values import NotJSON, json_type, snapshot
 from ._pydantic import function_schemas, is_model, model_handler, model_schema
-from ._sharing import Shared
+from ._sharing import WeakValues
 from ._signatures import check_handler
 
 __all__ = [
@@ -285,7 +285,7 @@ class Registry:
         self._subscribers: tuple[Callable[[int], None], ...] = ()
         # Catalogs repeat schemas (every tool without arguments has the same one): tools whose schemas
         # are the same JSON text share one compiled Validator, which holds nothing of either tool.
-        self._shared: Shared[Validator] = Shared()
+        self._shared: WeakValues[Validator] = WeakValues()
         # Catalogs repeat patterns too: each is compiled and guarded once per registry, and all of them
         # within one allowance of what compiling them costs, so no catalog makes the registry pay more.
         self._patterns = Patterns(self.limits.max_pattern_program)

@@ -2,37 +2,38 @@
 
 from __future__ import annotations
 
+import functools
 import weakref
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-__all__ = ["Shared"]
+__all__ = ["WeakValues"]
 
 Value = TypeVar("Value")
 
-# What a key costs the map beyond its bytes: the bytes object, the map's slot and the reference.
-ENTRY_BYTES = 200
-# How much the keys added since the last sweep may cost past what the live ones cost then, before the
-# dead references are swept out: a registry whose tools come and go holds at most about twice what it
-# keeps alive, and this much more.
-SWEEP_SLACK_BYTES = 1 << 20
+
+class _KeyedReference(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its key, set once made: a subclass with no Python ``__new__`` or
+    ``__init__`` of its own, which are what make ``weakref.KeyedRef`` slow to create."""
+
+    __slots__ = ("key",)
+    key: bytes
 
 
-class Shared(Generic[Value]):
+class WeakValues(Generic[Value]):
     """Values by key (a schema's bytes), each held by a weak reference: a value no tool holds any more
-    goes at once, and its key with the next sweep.
+    goes at once, and its key with it.
 
-    A plain map of weak references, swept now and then, in place of ``weakref.WeakValueDictionary``,
-    whose Python-level references and callbacks cost about a twentieth of registering a tool. The
-    sweep is counted in bytes, a key's and ``ENTRY_BYTES``, so that the keys of large schemas swept
-    late cost no more than small ones. Two threads that add the same key at once may each keep their
-    own value: both are equal, and each tool is answered by the one it was given."""
+    ``weakref.WeakValueDictionary`` does the same with references and callbacks made in Python, which
+    cost about a twentieth of registering a tool; here one callback serves every reference, and it
+    reaches the map through a weak reference of its own, so that no loop of references keeps the map.
+    Two threads that add the same key at once may each keep their own value: both are equal, and each
+    tool is answered by the one it was given."""
 
-    __slots__ = ("_references", "_added", "_allowance")
+    __slots__ = ("_references", "_forget", "__weakref__")
 
     def __init__(self) -> None:
-        self._references: dict[bytes, weakref.ref[Value]] = {}
-        self._added = 0  # the cost of the keys added since the last sweep
-        self._allowance = SWEEP_SLACK_BYTES
+        self._references: dict[bytes, _KeyedReference] = {}
+        self._forget = functools.partial(_forget, weakref.ref(self))
 
     def get(self, key: bytes) -> Value | None:
         """The value kept for ``key``, or None where there is none or it has gone."""
@@ -44,17 +45,18 @@ class Shared(Generic[Value]):
         kept = self.get(key)
         if kept is not None:
             return kept
-        self._references[key] = weakref.ref(value)
-        self._added += len(key) + ENTRY_BYTES
-        if self._added > self._allowance:
-            # From a copy of the items, taken whole: another thread adding meanwhile cannot break it
-            # (what it adds to the old map is not shared, and answers alike).
-            alive = {
-                each: reference
-                for each, reference in list(self._references.items())
-                if reference() is not None
-            }
-            self._references = alive
-            self._added = 0
-            self._allowance = sum(len(each) + ENTRY_BYTES for each in alive) + SWEEP_SLACK_BYTES
+        reference = _KeyedReference(value, self._forget)
+        reference.key = key
+        self._references[key] = reference
         return value
+
+
+def _forget(values: weakref.ref[WeakValues[Any]], gone: _KeyedReference) -> None:
+    """Take the key of a value that has gone out of its map, unless it stands for another by now.
+    Called wherever the value's last holder let it go, under whatever lock that holder keeps: it takes
+    none, and each of its steps on the map is one step of the dict's own."""
+    held = values()
+    if held is not None and held._references.get(gone.key) is gone:
+        # Another thread may put a new value under the key between these two steps: it is then taken
+        # out too, and the next tool with that schema compiles its own, which answers alike.
+        held._references.pop(gone.key, None)

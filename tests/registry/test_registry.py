@@ -13,6 +13,7 @@ import toolreg
 from tests import accept_any
 from toolreg._feedback import UNPRINTABLE
 from toolreg._registry import LINE_BREAK, Registry
+from toolreg._sharing import WeakValues
 
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
@@ -213,9 +214,7 @@ def test_tools_with_the_same_schema_share_one_compiled_validator():
     assert registry.validate("c0", {"n": 2})[0].message == "must be at most 1.0, is 2"
 
 
-def test_a_shared_validator_goes_with_its_last_tool_and_the_map_stays_the_size_of_what_it_holds():
-    from toolreg._sharing import ENTRY_BYTES, SWEEP_SLACK_BYTES
-
+def test_a_shared_validator_goes_with_its_last_tool_and_its_key_with_it():
     def schema(number: int = 1) -> dict[str, Any]:
         return {"type": "object", "properties": {"n": {"maximum": number}}}
 
@@ -228,20 +227,39 @@ def test_a_shared_validator_goes_with_its_last_tool_and_the_map_stays_the_size_o
         assert gone() is not None  # "b" holds it still
         registry.unregister("b")
         assert gone() is None  # at once, not by the cycle collector
+        assert registry._shared._references == {}
+        # Registered again, the schema gets a validator of its own, which the next tool finds.
+        again = registry.register("c", schema(), accept_any)
+        assert registry.register("d", schema(), accept_any).validator is again.validator
+        # A tool replaced 2,000 times, each with a schema of its own: each old key goes with its tool.
+        for number in range(2_000):
+            registry.register("e", schema(number + 2), accept_any, override=True)
+        assert len(registry._shared._references) == 2  # c's and d's, and e's
+        del again
+        for name in ("c", "d", "e"):
+            registry.unregister(name)
+        assert registry._shared._references == {}
+        # The map holding a value goes at once when let go: its references' callback holds it weakly.
+        values: WeakValues[Any] = WeakValues()
+        kept = toolreg.compile({"type": "integer"})
+        assert values.setdefault(b"key", kept) is kept and values.get(b"key") is kept
+        held = weakref.ref(values)
+        del values
+        assert held() is None
     finally:
         gc.enable()
-    # Registered again, the schema gets a validator of its own, which the next tool finds.
-    again = registry.register("c", schema(), accept_any)
-    assert registry.register("d", schema(), accept_any).validator is again.validator
-    # A tool replaced 2,000 times, each with a schema of its own of some 10 KB: the keys of the ones
-    # gone are swept out, counted by what they cost (20 MB of them, unswept).
-    text = "x" * 10_000
-    for number in range(2_000):
-        replaced = schema(number + 2) | {"description": text}
-        registry.register("e", replaced, accept_any, override=True)
-    held = sum(len(key) + ENTRY_BYTES for key in registry._shared._references)
-    # Alive at the last sweep: c's and d's, e's old and new.
-    assert held <= SWEEP_SLACK_BYTES + 2 * 3 * (len(text) + 100 + ENTRY_BYTES)
+
+
+def test_validate_takes_nulls_as_absent_by_position_too_and_only_as_a_bool():
+    tools = toolreg.ToolRegistry()
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "additionalProperties": False}
+    tools.register("t", schema, accept_any)
+    assert (
+        tools.validate("t", {"n": None}, True) == tools.validate("t", {"n": None}, nulls_as_absent=True) == []
+    )
+    assert [error.keyword for error in tools.validate("t", {"n": None}, False)] == ["type"]
+    with pytest.raises(toolreg.InvalidCallError, match="nulls_as_absent must be True or False, not str"):
+        tools.validate("t", {"n": None}, "openai")
 
 
 def test_a_schema_whose_number_has_no_json_text_in_python_is_registered_and_compiled_later():
