@@ -34,7 +34,7 @@ def check_handler(name: str, schema: Any, handler: Callable[..., Any]) -> None:
         return
     by_keyword, takes_any, positional_only = read
     if takes_any and not by_keyword and not positional_only:
-        return  # takes every call as keywords (an imported tool's is so): nothing on either side to hold
+        return  # (**arguments) alone, as an imported tool's handler: it takes whatever the schema names
     properties = schema.get("properties", {})
     properties = properties if isinstance(properties, dict) else {}
     required = [item for item in schema.get("required", []) if isinstance(item, str)]
@@ -81,13 +81,15 @@ def _parameters(handler: Callable[..., Any]) -> tuple[dict[str, Any], bool, list
     takes ``**kwargs``, and its positional-only parameters without a default; None when unreadable.
     A plain function is read from its code object, the rest through ``inspect.signature``."""
     code = getattr(handler, "__code__", None)
-    # A function keeps __wrapped__ (functools.wraps') in its own __dict__: no lookup that raises.
-    if type(handler) is FunctionType and code is not None and "__wrapped__" not in handler.__dict__:
+    # A function keeps __wrapped__ (functools.wraps') in its own __dict__, read there as getattr reads
+    # it (a dict subclass's __contains__ cannot hide it), without the AttributeError hasattr makes.
+    plain = type(handler) is FunctionType and not dict.__contains__(handler.__dict__, "__wrapped__")
+    if plain and code is not None:
         takes_any = bool(code.co_flags & inspect.CO_VARKEYWORDS)
         count, keyword_count = code.co_argcount, code.co_kwonlyargcount
         if not count and not keyword_count:
-            return {}, takes_any, []  # (**arguments), an imported tool's, or (): no names to read
-        names = code.co_varnames  # made anew at each read
+            return {}, takes_any, []  # (**arguments) or (): no parameter by name
+        names = code.co_varnames  # read once: CPython builds the tuple anew at each read
         positional = names[:count]
         keyword_only = names[count : count + keyword_count]
         defaults = handler.__defaults__ or ()

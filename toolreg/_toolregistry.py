@@ -11,7 +11,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._calls import DEFAULT_MAX_THREADS, Caller, RetryPolicy
-from ._errors import InvalidArgumentsError, UnknownToolError
+from ._errors import InvalidArgumentsError, InvalidCallError, UnknownToolError
 from ._jsonschema.errors import Result
 from ._jsonschema.limits import DEFAULT_LIMITS, LimitsLike
 from ._registry import Entry, Registry, ToolRecord
@@ -106,6 +106,9 @@ class ToolRegistry(Registry):
         except (KeyError, TypeError):
             raise UnknownToolError(name) from None
         if nulls_as_absent:
+            if nulls_as_absent is not True:  # a third argument given by mistake (it may come by position)
+                said = type(nulls_as_absent).__name__
+                raise InvalidCallError(f"nulls_as_absent must be True or False, not {said}")
             try:
                 args = self._without_nulls(entry.record, args)
             except InvalidArgumentsError as refused:

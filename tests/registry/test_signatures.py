@@ -1,6 +1,7 @@
 """Handlers held against their schemas at registration, with the standard library alone."""
 
 import functools
+from typing import Any
 
 import pytest
 
@@ -102,6 +103,20 @@ def test_a_function_is_read_from_its_code_as_inspect_reads_it(function):
         return function(*args, **kwargs)
 
     assert _parameters(function) == _parameters(wrapped)
+
+
+def test_a_dict_subclass_as_a_function_s_dict_cannot_hide_its_wrapped():
+    from toolreg._signatures import _parameters
+
+    class Hiding(dict[str, Any]):
+        def __contains__(self, key: object) -> bool:
+            return False
+
+    def inner(x, y): ...
+    def outer(**arguments): ...
+
+    outer.__dict__ = Hiding(__wrapped__=inner)
+    assert _parameters(outer) == _parameters(inner)  # read through inspect, which unwraps it
 
 
 def test_an_open_object_needs_a_handler_that_takes_what_it_does_not_name():
